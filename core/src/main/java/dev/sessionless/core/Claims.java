@@ -1,0 +1,180 @@
+package dev.sessionless.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The content of a token to be made: session id, subject, and the application's state as named
+ * values. The codec adds {@code iss}, {@code aud}, {@code iat} and {@code exp} when it encodes.
+ *
+ * <p>State values are any objects the codec's Jackson {@code ObjectMapper} can write as JSON
+ * (records, maps, lists, strings, numbers); they are written when the token is encoded. Keep
+ * state small: it travels with every request.
+ *
+ * <p>Immutable (the state values themselves are held by reference: don't mutate them after
+ * {@code put}); thread-safe. Start from {@link #builder()}, or from {@link
+ * SessionToken#toClaims()} to carry a verified session forward.
+ */
+public final class Claims {
+  private final String sessionId;
+  private final String subject;
+  private final Instant notBefore;
+  private final Duration timeToLive;
+  private final Map<String, Object> state;
+
+  private Claims(Builder b) {
+    this.sessionId = b.sessionId;
+    this.subject = b.subject;
+    this.notBefore = b.notBefore;
+    this.timeToLive = b.timeToLive;
+    this.state = Collections.unmodifiableMap(new LinkedHashMap<>(b.state));
+  }
+
+  /** An empty builder: a new session id is chosen at encode time. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this content. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.sessionId = sessionId;
+    b.subject = subject;
+    b.notBefore = notBefore;
+    b.timeToLive = timeToLive;
+    b.state.putAll(state);
+    return b;
+  }
+
+  /** The session id ({@code jti}) to keep; empty means a new random one at encode time. */
+  public Optional<String> sessionId() {
+    return Optional.ofNullable(sessionId);
+  }
+
+  /** The subject ({@code sub}), if any. */
+  public Optional<String> subject() {
+    return Optional.ofNullable(subject);
+  }
+
+  /** The not-before instant ({@code nbf}), if any. */
+  public Optional<Instant> notBefore() {
+    return Optional.ofNullable(notBefore);
+  }
+
+  /** A lifetime for this token instead of the codec's, if set. */
+  public Optional<Duration> timeToLive() {
+    return Optional.ofNullable(timeToLive);
+  }
+
+  /** The state values by name, in insertion order; unmodifiable. */
+  public Map<String, Object> state() {
+    return state;
+  }
+
+  /** Names and counts only; never values. */
+  @Override
+  public String toString() {
+    return "Claims[subject=" + (subject == null ? "-" : "present") + ", state=" + state.keySet() + "]";
+  }
+
+  /** Builds {@link Claims}. Not thread-safe. */
+  public static final class Builder {
+    private String sessionId;
+    private String subject;
+    private Instant notBefore;
+    private Duration timeToLive;
+    private final Map<String, Object> state = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /**
+     * Keeps this session id ({@code jti}) instead of choosing a new one.
+     *
+     * @throws IllegalArgumentException if it is empty or longer than 128 characters
+     */
+    public Builder sessionId(String id) {
+      Objects.requireNonNull(id, "id");
+      if (id.isEmpty() || id.length() > 128) {
+        throw new IllegalArgumentException("a session id must be 1 to 128 characters");
+      }
+      this.sessionId = id;
+      return this;
+    }
+
+    /** Chooses a new random session id at encode time (after a login, say). */
+    public Builder newSessionId() {
+      this.sessionId = null;
+      return this;
+    }
+
+    /** Sets the subject ({@code sub}), e.g. the user id. */
+    public Builder subject(String subject) {
+      this.subject = Objects.requireNonNull(subject, "subject");
+      return this;
+    }
+
+    /** Removes the subject. */
+    public Builder clearSubject() {
+      this.subject = null;
+      return this;
+    }
+
+    /** Sets a not-before instant ({@code nbf}). */
+    public Builder notBefore(Instant notBefore) {
+      this.notBefore = Objects.requireNonNull(notBefore, "notBefore");
+      return this;
+    }
+
+    /**
+     * Gives this token its own lifetime instead of the codec's.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder timeToLive(Duration ttl) {
+      Objects.requireNonNull(ttl, "ttl");
+      if (ttl.isNegative() || ttl.isZero()) {
+        throw new IllegalArgumentException("timeToLive must be positive, got " + ttl);
+      }
+      this.timeToLive = ttl;
+      return this;
+    }
+
+    /**
+     * Sets a state value; replaces one of the same name.
+     *
+     * @param name 1 to 256 characters
+     * @param value any value the codec's ObjectMapper can write; not {@code null} (use {@link #remove})
+     */
+    public Builder put(String name, Object value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, () -> "value of state '" + name + "' (use remove() to drop it)");
+      if (name.isEmpty() || name.length() > 256) {
+        throw new IllegalArgumentException("a state name must be 1 to 256 characters");
+      }
+      state.put(name, value);
+      return this;
+    }
+
+    /** Removes a state value, if present. */
+    public Builder remove(String name) {
+      state.remove(name);
+      return this;
+    }
+
+    /** Removes all state values. */
+    public Builder clearState() {
+      state.clear();
+      return this;
+    }
+
+    /** The content. */
+    public Claims build() {
+      return new Claims(this);
+    }
+  }
+}

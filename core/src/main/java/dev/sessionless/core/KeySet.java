@@ -1,0 +1,199 @@
+package dev.sessionless.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sessionless.core.internal.HeaderIndex;
+import dev.sessionless.core.internal.JwkJson;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An immutable snapshot of keys by key ID: which key signs now, which key verifies a given
+ * {@code kid}. A rotation produces a new snapshot; readers holding the old one are unaffected.
+ *
+ * <p>A {@code KeySet} is also the simplest {@link KeySource}: one that never changes.
+ *
+ * <p><b>Choosing the signing key.</b> Among keys of the wanted algorithm that can sign and are
+ * active at the instant asked about (activated, not retired, not expired), the one that
+ * activated last signs; a tie goes to the greatest kid. The choice depends on the key set and
+ * the clock only, so every node agrees without talking to the others.
+ *
+ * <p>JWKS (RFC 7517 section 5) import and export; see {@link TokenKey} for the members.
+ * Thread-safe.
+ */
+public final class KeySet implements KeySource {
+  private final Map<String, TokenKey> byKid;
+  private final List<TokenKey> keys;
+  private final HeaderIndex<TokenKey> headers;
+
+  private KeySet(List<TokenKey> keys) {
+    Map<String, TokenKey> m = new HashMap<>();
+    List<HeaderIndex.Entry<TokenKey>> entries = new ArrayList<>();
+    for (TokenKey k : keys) {
+      Objects.requireNonNull(k, "key");
+      if (m.putIfAbsent(k.kid(), k) != null) {
+        throw new IllegalArgumentException("the kid '" + k.kid() + "' appears twice; key IDs must be unique");
+      }
+      entries.add(new HeaderIndex.Entry<>(k.header(false), k, false));
+      if (k.algorithm().isEncrypting()) {
+        entries.add(new HeaderIndex.Entry<>(k.header(true), k, true));
+      }
+    }
+    this.byKid = m;
+    this.keys = Collections.unmodifiableList(new ArrayList<>(keys));
+    this.headers = new HeaderIndex<>(entries);
+  }
+
+  /**
+   * A key set of the given keys.
+   *
+   * @throws IllegalArgumentException if two keys share a kid
+   */
+  public static KeySet of(TokenKey... keys) {
+    return new KeySet(List.of(keys));
+  }
+
+  /**
+   * A key set of the given keys, in order.
+   *
+   * @throws IllegalArgumentException if two keys share a kid
+   */
+  public static KeySet of(Collection<TokenKey> keys) {
+    return new KeySet(List.copyOf(keys));
+  }
+
+  /** An empty key set: verifies nothing, signs nothing. */
+  public static KeySet empty() {
+    return new KeySet(List.of());
+  }
+
+  /** Returns this snapshot. */
+  @Override
+  public KeySet current() {
+    return this;
+  }
+
+  /** All keys, in the order given. */
+  public List<TokenKey> keys() {
+    return keys;
+  }
+
+  /** The key with this kid, whatever its lifecycle. */
+  public Optional<TokenKey> key(String kid) {
+    return Optional.ofNullable(byKid.get(kid));
+  }
+
+  TokenKey keyOrNull(String kid) {
+    return byKid.get(kid);
+  }
+
+  HeaderIndex<TokenKey> headers() {
+    return headers;
+  }
+
+  /** The key that signs (or encrypts) with {@code algorithm} at {@code now}, if any. */
+  public Optional<TokenKey> signingKey(Algorithm algorithm, Instant now) {
+    return Optional.ofNullable(signingKeyOrNull(algorithm, now.getEpochSecond()));
+  }
+
+  TokenKey signingKeyOrNull(Algorithm algorithm, long now) {
+    TokenKey best = null;
+    for (TokenKey k : keys) {
+      if (k.algorithm() == algorithm && k.signsAt(now)
+          && (best == null || k.activatesSecond() > best.activatesSecond()
+              || (k.activatesSecond() == best.activatesSecond() && k.kid().compareTo(best.kid()) > 0))) {
+        best = k;
+      }
+    }
+    return best;
+  }
+
+  /** The key that verifies tokens naming {@code kid} at {@code now}: present and not expired. */
+  public Optional<TokenKey> verificationKey(String kid, Instant now) {
+    TokenKey k = byKid.get(kid);
+    return k != null && k.verifiesAt(now) ? Optional.of(k) : Optional.empty();
+  }
+
+  /** A copy with {@code key} added, or replacing the key with the same kid. */
+  public KeySet with(TokenKey key) {
+    Map<String, TokenKey> m = new LinkedHashMap<>();
+    keys.forEach(k -> m.put(k.kid(), k));
+    m.put(key.kid(), key);
+    return new KeySet(new ArrayList<>(m.values()));
+  }
+
+  /** A copy without the key of this kid (the same set if there is none). */
+  public KeySet without(String kid) {
+    if (!byKid.containsKey(kid)) {
+      return this;
+    }
+    List<TokenKey> rest = new ArrayList<>(keys);
+    rest.removeIf(k -> k.kid().equals(kid));
+    return new KeySet(rest);
+  }
+
+  /**
+   * Reads a JWKS document, {@code {"keys": [...]}}.
+   *
+   * @throws IllegalArgumentException if it is not valid JSON, a key is invalid or unsupported,
+   *     or two keys share a kid
+   */
+  public static KeySet fromJwks(String json) {
+    Objects.requireNonNull(json, "json");
+    JsonNode root;
+    try {
+      root = JwkJson.MAPPER.readTree(json);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("the JWKS is not valid JSON (or repeats a member)", e);
+    }
+    if (root == null || !root.isObject() || !root.path("keys").isArray()) {
+      throw new IllegalArgumentException("a JWKS must be a JSON object with a \"keys\" array");
+    }
+    List<TokenKey> keys = new ArrayList<>();
+    for (JsonNode n : root.get("keys")) {
+      keys.add(TokenKey.fromJwk(n));
+    }
+    return new KeySet(keys);
+  }
+
+  /** The public JWKS: the public part of every ES256 and EdDSA key; symmetric keys are left out. */
+  public String toPublicJwks() {
+    ObjectNode root = JwkJson.MAPPER.createObjectNode();
+    ArrayNode arr = root.putArray("keys");
+    for (TokenKey k : keys) {
+      if (!k.algorithm().isSymmetric()) {
+        arr.add(k.toJwkNode(false));
+      }
+    }
+    return root.toString();
+  }
+
+  /**
+   * The whole JWKS <em>including secrets and private keys</em>. Write it only where secrets
+   * belong.
+   */
+  public String toJwksWithSecrets() {
+    ObjectNode root = JwkJson.MAPPER.createObjectNode();
+    ArrayNode arr = root.putArray("keys");
+    for (TokenKey k : keys) {
+      arr.add(k.toJwkNode(true));
+    }
+    return root.toString();
+  }
+
+  /** The keys' kids, algorithms and lifecycles; never key material. */
+  @Override
+  public String toString() {
+    return "KeySet" + keys;
+  }
+}

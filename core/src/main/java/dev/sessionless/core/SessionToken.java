@@ -1,0 +1,190 @@
+package dev.sessionless.core;
+
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sessionless.core.internal.RawJson;
+import dev.sessionless.core.internal.StateIndex;
+import java.io.IOException;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A verified token: its signature or encryption checked, its registered claims checked against
+ * the codec's issuer, audience and clock. Only {@link TokenCodec#decode(String)} makes one; to
+ * write a new token, start from {@link #toClaims()} or {@link Claims#builder()}.
+ *
+ * <p>The application state is kept as the JSON bytes it arrived as and read only when asked
+ * for, through the codec's Jackson {@code ObjectMapper}. Each {@code get} returns a freshly
+ * read object, so changing it changes nothing here.
+ *
+ * <p>Immutable and thread-safe. {@link #toString()} shows the key ID and expiry, never the
+ * token or the state.
+ */
+public final class SessionToken {
+  private final String keyId;
+  private final Algorithm algorithm;
+  private final String id;
+  private final String subject;
+  private final long issuedAt;
+  private final long expiresAt;
+  private final long notBefore;
+  private final byte[] state;
+  private final ObjectMapper mapper;
+  final TokenKey key;
+  final KeySet keySet;
+  private volatile StateIndex index;
+
+  SessionToken(
+      TokenKey key,
+      KeySet keySet,
+      String id,
+      String subject,
+      long issuedAt,
+      long expiresAt,
+      long notBefore,
+      byte[] state,
+      ObjectMapper mapper) {
+    this.key = key;
+    this.keySet = keySet;
+    this.keyId = key.kid();
+    this.algorithm = key.algorithm();
+    this.id = id;
+    this.subject = subject;
+    this.issuedAt = issuedAt;
+    this.expiresAt = expiresAt;
+    this.notBefore = notBefore;
+    this.state = state;
+    this.mapper = mapper;
+  }
+
+  /** The session id ({@code jti}). */
+  public String id() {
+    return id;
+  }
+
+  /** The subject ({@code sub}), if the token has one. */
+  public Optional<String> subject() {
+    return Optional.ofNullable(subject);
+  }
+
+  /** When the token was issued ({@code iat}). */
+  public Instant issuedAt() {
+    return Instant.ofEpochSecond(issuedAt);
+  }
+
+  /** When the token expires ({@code exp}). */
+  public Instant expiresAt() {
+    return Instant.ofEpochSecond(expiresAt);
+  }
+
+  long expiresAtSecond() {
+    return expiresAt;
+  }
+
+  /** The token's not-before instant ({@code nbf}), if it has one. */
+  public Optional<Instant> notBefore() {
+    return notBefore == Long.MIN_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochSecond(notBefore));
+  }
+
+  /** The kid of the key that verified (or decrypted) this token. */
+  public String keyId() {
+    return keyId;
+  }
+
+  /** The algorithm of the key that verified (or decrypted) this token. */
+  public Algorithm algorithm() {
+    return algorithm;
+  }
+
+  /**
+   * The names of the state values, in token order.
+   *
+   * @throws TokenException {@code MALFORMED} if the signed state is not strictly valid JSON
+   *     (a duplicated member, an unpaired surrogate)
+   */
+  public Set<String> stateNames() {
+    return index().spans().keySet();
+  }
+
+  /** Whether the state holds a value of this name (see {@link #stateNames()} for errors). */
+  public boolean has(String name) {
+    return index().spans().containsKey(name);
+  }
+
+  /**
+   * Reads a state value as {@code type}; records, maps, lists and beans work as Jackson
+   * reads them.
+   *
+   * @return the value, or empty if the state has no value of this name (or it is JSON {@code null})
+   * @throws TokenException {@code STATE_MAPPING} if the value cannot be read as {@code type};
+   *     {@code MALFORMED} as for {@link #stateNames()}
+   */
+  public <T> Optional<T> get(String name, Class<T> type) {
+    return read(name, mapper.getTypeFactory().constructType(type));
+  }
+
+  /**
+   * Reads a state value as a generic type, e.g. the {@code Type} of a {@code List<Item>} field.
+   *
+   * @see #get(String, Class)
+   */
+  public <T> Optional<T> get(String name, Type type) {
+    return read(name, mapper.getTypeFactory().constructType(type));
+  }
+
+  private <T> Optional<T> read(String name, JavaType type) {
+    int[] span = index().spans().get(name);
+    if (span == null) {
+      return Optional.empty();
+    }
+    try {
+      T value = mapper.readerFor(type).readValue(state, span[0], span[1] - span[0]);
+      return Optional.ofNullable(value);
+    } catch (IOException | RuntimeException e) {
+      throw new TokenException(TokenException.Reason.STATE_MAPPING,
+          "state value '" + name + "' cannot be read as " + type.toCanonical()
+              + ": check the type, or the ObjectMapper configuration", e);
+    }
+  }
+
+  /** The state as one JSON object text ({@code "{}"} when empty). */
+  public String stateJson() {
+    return state == null ? "{}" : new String(state, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Content to write a follow-up token: the same session id, subject and state (state values
+   * carried over as their JSON). Change what you need and pass it to {@link
+   * TokenCodec#encode(Claims)}.
+   */
+  public Claims.Builder toClaims() {
+    Claims.Builder b = Claims.builder().sessionId(id);
+    if (subject != null) {
+      b.subject(subject);
+    }
+    for (Map.Entry<String, int[]> e : index().spans().entrySet()) {
+      int[] s = e.getValue();
+      b.put(e.getKey(), new RawJson(new String(state, s[0], s[1] - s[0], StandardCharsets.UTF_8)));
+    }
+    return b;
+  }
+
+  private StateIndex index() {
+    StateIndex i = index;
+    if (i == null) {
+      i = state == null ? StateIndex.empty() : StateIndex.of(state);
+      index = i;
+    }
+    return i;
+  }
+
+  /** The key ID and expiry; never the token, the session id or the state. */
+  @Override
+  public String toString() {
+    return "SessionToken[kid=" + keyId + ", alg=" + algorithm.joseName() + ", exp=" + expiresAt() + "]";
+  }
+}

@@ -1,0 +1,101 @@
+package dev.sessionless.core;
+
+import java.util.Objects;
+
+/**
+ * The one exception family of Sessionless tokens: a token was rejected, or one could not be
+ * made.
+ *
+ * <p>{@link #reason()} tells programs what went wrong; the message tells people what to do. A
+ * message never contains the token, a secret or key material, so it is safe to log. Decoding
+ * throws nothing but this exception, whatever the input.
+ *
+ * <p>New reasons may be added in later versions: a {@code switch} over {@link Reason} should
+ * have a default branch.
+ */
+public final class TokenException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /** Why a token was rejected or could not be made. More reasons may be added. */
+  public enum Reason {
+    /** The token is not a well-formed compact JWS or JWE as this library accepts it. */
+    MALFORMED(true),
+    /** The token, or its decompressed content, is longer than the configured limit. */
+    TOO_LARGE(true),
+    /** The header names no key ({@code kid}) or one the key set does not hold or no longer verifies with. */
+    UNKNOWN_KEY(true),
+    /** The signature does not verify under the named key. */
+    BAD_SIGNATURE(true),
+    /** The encrypted token does not decrypt (wrong key or altered ciphertext, IV or tag). */
+    DECRYPTION_FAILED(true),
+    /** The header's {@code alg} or {@code enc} is not the named key's, is {@code none}, or is not accepted. */
+    ALGORITHM_MISMATCH(true),
+    /** The header carries a parameter this library does not accept ({@code crit}, {@code zip} on a JWS, ...). */
+    UNSUPPORTED_HEADER(true),
+    /** A required claim ({@code iss}, {@code aud}, {@code iat}, {@code exp}, {@code jti}) is absent. */
+    MISSING_CLAIM(true),
+    /** The token's {@code exp} has passed (beyond the leeway). */
+    EXPIRED(true),
+    /** The token's {@code nbf} is still in the future (beyond the leeway). */
+    NOT_YET_VALID(true),
+    /** The token's {@code iat} is in the future (beyond the leeway). */
+    ISSUED_IN_FUTURE(true),
+    /** The token was issued by another issuer. */
+    WRONG_ISSUER(true),
+    /** The token was issued for another audience. */
+    WRONG_AUDIENCE(true),
+    /** The key set has no key that may sign (or encrypt) with the codec's algorithm now. */
+    NO_SIGNING_KEY(false),
+    /** A state value could not be written as JSON or read back as the requested type. */
+    STATE_MAPPING(false);
+
+    private final boolean rejection;
+
+    Reason(boolean rejection) {
+      this.rejection = rejection;
+    }
+
+    /**
+     * Whether this reason means "the token presented is not acceptable" (treat as no session)
+     * rather than a configuration or programming problem on this side.
+     */
+    public boolean isRejection() {
+      return rejection;
+    }
+  }
+
+  private final Reason reason;
+
+  /**
+   * Creates an exception with a reason and a message for people.
+   *
+   * @param reason the machine-readable reason
+   * @param message what went wrong and what to do; must not contain secrets or the token
+   */
+  public TokenException(Reason reason, String message) {
+    super(message, null, false, false);
+    this.reason = Objects.requireNonNull(reason, "reason");
+  }
+
+  /**
+   * Creates an exception with a reason, a message and a cause kept for diagnosis.
+   *
+   * @param reason the machine-readable reason
+   * @param message what went wrong and what to do; must not contain secrets or the token
+   * @param cause the underlying failure
+   */
+  public TokenException(Reason reason, String message, Throwable cause) {
+    super(message, cause, false, true);
+    this.reason = Objects.requireNonNull(reason, "reason");
+  }
+
+  /** The machine-readable reason. */
+  public Reason reason() {
+    return reason;
+  }
+
+  @Override
+  public String toString() {
+    return "TokenException[" + reason + "]: " + getMessage();
+  }
+}

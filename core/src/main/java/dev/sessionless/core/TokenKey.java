@@ -1,0 +1,504 @@
+package dev.sessionless.core;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sessionless.core.internal.AesGcmEngine;
+import dev.sessionless.core.internal.Base64Url;
+import dev.sessionless.core.internal.ConstantTime;
+import dev.sessionless.core.internal.EcP256Engine;
+import dev.sessionless.core.internal.Ed25519Engine;
+import dev.sessionless.core.internal.HmacEngine;
+import dev.sessionless.core.internal.Json;
+import dev.sessionless.core.internal.JwkJson;
+import dev.sessionless.core.internal.KeyEngine;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One key: a key ID ({@code kid}), the one {@link Algorithm} it is bound to, its material, and
+ * its lifecycle in time.
+ *
+ * <p><b>Lifecycle.</b> A key may carry four instants: <em>published</em> (informational: when
+ * it was made known), <em>activates</em> (from then it may sign), <em>retires</em> (from then it
+ * no longer signs but still verifies) and <em>expires</em> (from then it no longer verifies).
+ * Any of them may be absent: a key with none signs and verifies forever. Every node holding the
+ * same key set picks the same signing key from the clock alone (see {@link
+ * KeySet#signingKey(Algorithm, Instant)}).
+ *
+ * <p><b>Security.</b> Secret and private material never appears in {@link #toString()}, and
+ * leaves the key only through the deliberately named {@link #toJwkWithSecrets()}. A secret
+ * shorter than its algorithm needs is refused.
+ *
+ * <p>Immutable and thread-safe; {@code with...} methods return copies.
+ *
+ * <p>JWK (RFC 7517) members read and written: {@code kty}, {@code kid}, {@code alg}, {@code
+ * use}, {@code k}, {@code crv}, {@code x}, {@code y}, {@code d}, and the lifecycle instants as
+ * NumericDate seconds in {@code published}, {@code activates}, {@code retires}, {@code expires}.
+ */
+public final class TokenKey {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final long NONE_BEFORE = Long.MIN_VALUE;
+  private static final long NONE_AFTER = Long.MAX_VALUE;
+
+  private final String kid;
+  private final Algorithm algorithm;
+  private final KeyEngine engine;
+  private final byte[] secret; // symmetric keys only
+  private final long published;
+  private final long activates;
+  private final long retires;
+  private final long expires;
+  private final byte[] header;
+  private final byte[] zipHeader;
+
+  private TokenKey(
+      String kid,
+      Algorithm algorithm,
+      KeyEngine engine,
+      byte[] secret,
+      long published,
+      long activates,
+      long retires,
+      long expires) {
+    this.kid = kid;
+    this.algorithm = algorithm;
+    this.engine = engine;
+    this.secret = secret;
+    this.published = published;
+    this.activates = activates;
+    this.retires = retires;
+    this.expires = expires;
+    this.header = encodedHeader(false);
+    this.zipHeader = algorithm.isEncrypting() ? encodedHeader(true) : null;
+  }
+
+  /**
+   * A key over a shared secret: HMAC for {@code HS256}/{@code HS384}/{@code HS512}, AES for
+   * {@code DIR_A256GCM}.
+   *
+   * @param kid the key ID: 1 to 128 printable ASCII characters, without {@code "} or {@code \}
+   * @param algorithm a symmetric algorithm
+   * @param secret the secret; copied. At least {@link Algorithm#minSecretBytes()} long (exactly
+   *     32 bytes for AES)
+   * @throws IllegalArgumentException if the kid is not acceptable, the algorithm needs a key
+   *     pair, or the secret is too short
+   */
+  public static TokenKey secret(String kid, Algorithm algorithm, byte[] secret) {
+    checkKid(kid);
+    Objects.requireNonNull(algorithm, "algorithm");
+    Objects.requireNonNull(secret, "secret");
+    if (!algorithm.isSymmetric()) {
+      throw new IllegalArgumentException(
+          algorithm + " uses a key pair, not a shared secret: use generate() or fromJwk()");
+    }
+    if (secret.length < algorithm.minSecretBytes()) {
+      throw new IllegalArgumentException(
+          algorithm + " needs a secret of at least " + algorithm.minSecretBytes()
+              + " bytes, got " + secret.length + ": use a longer random secret");
+    }
+    byte[] copy = secret.clone();
+    return new TokenKey(kid, algorithm, engineFor(algorithm, copy), copy,
+        NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
+  }
+
+  /**
+   * A new random key: a secret of the algorithm's size, or a fresh key pair.
+   *
+   * @param kid the key ID (see {@link #secret(String, Algorithm, byte[])})
+   * @param algorithm any algorithm
+   */
+  public static TokenKey generate(String kid, Algorithm algorithm) {
+    checkKid(kid);
+    switch (algorithm) {
+      case ES256:
+        return new TokenKey(kid, algorithm, EcP256Engine.generate(RANDOM), null,
+            NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
+      case EDDSA:
+        return new TokenKey(kid, algorithm, Ed25519Engine.generate(RANDOM), null,
+            NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
+      default:
+        byte[] s = new byte[algorithm.minSecretBytes()];
+        RANDOM.nextBytes(s);
+        return secret(kid, algorithm, s);
+    }
+  }
+
+  private static KeyEngine engineFor(Algorithm algorithm, byte[] secret) {
+    switch (algorithm) {
+      case HS256:
+        return new HmacEngine("HmacSHA256", secret);
+      case HS384:
+        return new HmacEngine("HmacSHA384", secret);
+      case HS512:
+        return new HmacEngine("HmacSHA512", secret);
+      case DIR_A256GCM:
+        if (secret.length != 32) {
+          throw new IllegalArgumentException(
+              "A256GCM needs a secret of exactly 32 bytes, got " + secret.length);
+        }
+        return new AesGcmEngine(secret);
+      default:
+        throw new IllegalArgumentException(algorithm + " does not use a shared secret");
+    }
+  }
+
+  /** The key ID. */
+  public String kid() {
+    return kid;
+  }
+
+  /** The one algorithm this key signs, verifies, encrypts or decrypts with. */
+  public Algorithm algorithm() {
+    return algorithm;
+  }
+
+  /** Whether this key holds what signing (or encrypting) needs: a secret or a private key. */
+  public boolean canSign() {
+    return engine.canSign();
+  }
+
+  /** When the key was published, if recorded. */
+  public Optional<Instant> published() {
+    return instant(published);
+  }
+
+  /** When the key starts signing; empty means it always could. */
+  public Optional<Instant> activates() {
+    return instant(activates);
+  }
+
+  /** When the key stops signing; empty means never. */
+  public Optional<Instant> retires() {
+    return instant(retires);
+  }
+
+  /** When the key stops verifying; empty means never. */
+  public Optional<Instant> expires() {
+    return instant(expires);
+  }
+
+  /** Whether this key may sign at {@code now}: it can sign, has activated, and is neither retired nor expired. */
+  public boolean signsAt(Instant now) {
+    return signsAt(now.getEpochSecond());
+  }
+
+  /** Whether tokens under this key verify at {@code now}: it has not expired. */
+  public boolean verifiesAt(Instant now) {
+    return verifiesAt(now.getEpochSecond());
+  }
+
+  boolean signsAt(long epochSecond) {
+    return engine.canSign() && activates <= epochSecond && epochSecond < retires
+        && epochSecond < expires;
+  }
+
+  boolean verifiesAt(long epochSecond) {
+    return epochSecond < expires;
+  }
+
+  long activatesSecond() {
+    return activates;
+  }
+
+  /**
+   * A copy with the given lifecycle; {@code null} for an instant leaves it absent.
+   *
+   * @throws IllegalArgumentException unless published ≤ activates ≤ retires ≤ expires (for
+   *     those present)
+   */
+  public TokenKey withLifecycle(Instant published, Instant activates, Instant retires, Instant expires) {
+    long p = published == null ? NONE_BEFORE : published.getEpochSecond();
+    long a = activates == null ? NONE_BEFORE : activates.getEpochSecond();
+    long r = retires == null ? NONE_AFTER : retires.getEpochSecond();
+    long e = expires == null ? NONE_AFTER : expires.getEpochSecond();
+    checkOrder(p, a, r, e);
+    return new TokenKey(kid, algorithm, engine, secret, p, a, r, e);
+  }
+
+  private void checkOrder(long p, long a, long r, long e) {
+    // Absent instants are the sentinels MIN (before everything) and MAX (after everything).
+    if ((p != NONE_BEFORE && a != NONE_BEFORE && a < p) || a > r || r > e) {
+      throw new IllegalArgumentException(
+          "key '" + kid + "': the lifecycle must run published <= activates <= retires <= expires");
+    }
+  }
+
+  /**
+   * This key without its private part, for verify-only use or publication.
+   *
+   * @throws IllegalStateException for a symmetric key, whose secret is all there is
+   */
+  public TokenKey publicOnly() {
+    KeyEngine pub;
+    if (engine instanceof EcP256Engine) {
+      pub = ((EcP256Engine) engine).publicOnly();
+    } else if (engine instanceof Ed25519Engine) {
+      pub = ((Ed25519Engine) engine).publicOnly();
+    } else {
+      throw new IllegalStateException("key '" + kid + "' is symmetric and has no public part");
+    }
+    return pub == engine ? this
+        : new TokenKey(kid, algorithm, pub, null, published, activates, retires, expires);
+  }
+
+  KeyEngine engine() {
+    return engine;
+  }
+
+  byte[] header(boolean zip) {
+    return zip ? zipHeader : header;
+  }
+
+  // ---- JWK --------------------------------------------------------------------------------
+
+  /**
+   * Reads a key from a JWK (RFC 7517) JSON object. {@code kid} and, for {@code oct} keys,
+   * {@code alg} are required; EC P-256 keys default to {@code ES256} and OKP Ed25519 keys to
+   * {@code EdDSA}.
+   *
+   * @throws IllegalArgumentException if the JSON is not a JWK this library supports, or the
+   *     key is invalid (point not on the curve, private part not matching, secret too short)
+   */
+  public static TokenKey fromJwk(String json) {
+    Objects.requireNonNull(json, "json");
+    JsonNode node;
+    try {
+      node = JwkJson.MAPPER.readTree(json);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("the JWK is not valid JSON (or repeats a member)", e);
+    }
+    return fromJwk(node);
+  }
+
+  static TokenKey fromJwk(JsonNode node) {
+    if (node == null || !node.isObject()) {
+      throw new IllegalArgumentException("a JWK must be a JSON object");
+    }
+    String kty = text(node, "kty", true);
+    String kid = text(node, "kid", true);
+    checkKid(kid);
+    String alg = text(node, "alg", false);
+    String enc = text(node, "enc", false);
+    TokenKey key;
+    switch (kty) {
+      case "oct": {
+        if (alg == null) {
+          throw new IllegalArgumentException("JWK '" + kid + "': an oct key needs \"alg\"");
+        }
+        Algorithm a = Algorithm.fromJose(alg, alg.equals("dir") ? (enc == null ? "A256GCM" : enc) : null)
+            .filter(Algorithm::isSymmetric)
+            .orElseThrow(() -> new IllegalArgumentException(
+                "JWK '" + kid + "': unsupported algorithm for an oct key: " + alg));
+        key = secret(kid, a, bytes(node, "k", kid, true));
+        break;
+      }
+      case "EC": {
+        requireCurve(node, "P-256", kid);
+        requireAlg(alg, "ES256", kid);
+        EcP256Engine e = EcP256Engine.of(bytes(node, "x", kid, true), bytes(node, "y", kid, true),
+            bytes(node, "d", kid, false));
+        key = new TokenKey(kid, Algorithm.ES256, e, null, NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
+        break;
+      }
+      case "OKP": {
+        requireCurve(node, "Ed25519", kid);
+        requireAlg(alg, "EdDSA", kid);
+        Ed25519Engine e = Ed25519Engine.of(bytes(node, "x", kid, true), bytes(node, "d", kid, false));
+        key = new TokenKey(kid, Algorithm.EDDSA, e, null, NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
+        break;
+      }
+      default:
+        throw new IllegalArgumentException("JWK '" + kid + "': unsupported key type " + kty);
+    }
+    long p = seconds(node, "published", NONE_BEFORE, kid);
+    long a = seconds(node, "activates", NONE_BEFORE, kid);
+    long r = seconds(node, "retires", NONE_AFTER, kid);
+    long x = seconds(node, "expires", NONE_AFTER, kid);
+    key.checkOrder(p, a, r, x);
+    return new TokenKey(key.kid, key.algorithm, key.engine, key.secret, p, a, r, x);
+  }
+
+  /**
+   * This key's public JWK: the public part of an ES256 or EdDSA key, with its lifecycle.
+   *
+   * @throws IllegalStateException for a symmetric key, which has nothing public
+   */
+  public String toPublicJwk() {
+    if (algorithm.isSymmetric()) {
+      throw new IllegalStateException("key '" + kid + "' is symmetric and has no public JWK");
+    }
+    return toJwkNode(false).toString();
+  }
+
+  /**
+   * This key as a JWK <em>including its secret or private part</em>. Write the result only
+   * where secrets belong (an owner-only or encrypted file, a secret store).
+   */
+  public String toJwkWithSecrets() {
+    return toJwkNode(true).toString();
+  }
+
+  ObjectNode toJwkNode(boolean withSecrets) {
+    ObjectNode n = JwkJson.MAPPER.createObjectNode();
+    switch (algorithm) {
+      case ES256: {
+        EcP256Engine e = (EcP256Engine) engine;
+        n.put("kty", "EC").put("crv", "P-256")
+            .put("x", Base64Url.encode(e.x())).put("y", Base64Url.encode(e.y()));
+        if (withSecrets && e.canSign()) {
+          n.put("d", Base64Url.encode(e.d()));
+        }
+        break;
+      }
+      case EDDSA: {
+        Ed25519Engine e = (Ed25519Engine) engine;
+        n.put("kty", "OKP").put("crv", "Ed25519").put("x", Base64Url.encode(e.x()));
+        if (withSecrets && e.canSign()) {
+          n.put("d", Base64Url.encode(e.d()));
+        }
+        break;
+      }
+      default:
+        n.put("kty", "oct");
+        if (withSecrets) {
+          n.put("k", Base64Url.encode(secret));
+        }
+    }
+    n.put("kid", kid).put("alg", algorithm.joseName());
+    algorithm.encryption().ifPresent(enc -> n.put("enc", enc));
+    n.put("use", algorithm.isEncrypting() ? "enc" : "sig");
+    putSeconds(n, "published", published);
+    putSeconds(n, "activates", activates);
+    putSeconds(n, "retires", retires);
+    putSeconds(n, "expires", expires);
+    return n;
+  }
+
+  /**
+   * Whether {@code other} holds the same kid, algorithm, lifecycle and key material (secrets
+   * compared in constant time).
+   */
+  public boolean sameAs(TokenKey other) {
+    return other != null && kid.equals(other.kid) && algorithm == other.algorithm
+        && published == other.published && activates == other.activates
+        && retires == other.retires && expires == other.expires
+        && engine.canSign() == other.engine.canSign()
+        && (secret == null ? toJwkNode(false).equals(other.toJwkNode(false))
+            : other.secret != null && ConstantTime.equals(secret, other.secret));
+  }
+
+  /** The kid, algorithm and lifecycle; never key material. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("TokenKey[kid=").append(kid)
+        .append(", alg=").append(algorithm.joseName())
+        .append(algorithm.isSymmetric() ? ", secret" : (canSign() ? ", private" : ", public"));
+    instant(activates).ifPresent(i -> sb.append(", activates=").append(i));
+    instant(retires).ifPresent(i -> sb.append(", retires=").append(i));
+    instant(expires).ifPresent(i -> sb.append(", expires=").append(i));
+    return sb.append(']').toString();
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private byte[] encodedHeader(boolean zip) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+    try (JsonGenerator g = Json.STRICT.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("alg", algorithm.joseName());
+      if (algorithm.isEncrypting()) {
+        g.writeStringField("enc", algorithm.encryption().orElseThrow());
+        if (zip) {
+          g.writeStringField("zip", "DEF");
+        }
+      }
+      g.writeStringField("kid", kid);
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    byte[] json = out.toByteArray();
+    return Base64Url.encode(json).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  static void checkKid(String kid) {
+    Objects.requireNonNull(kid, "kid");
+    if (kid.isEmpty() || kid.length() > 128) {
+      throw new IllegalArgumentException("a kid must be 1 to 128 characters long");
+    }
+    for (int i = 0; i < kid.length(); i++) {
+      char c = kid.charAt(i);
+      if (c < 0x21 || c > 0x7e || c == '"' || c == '\\') {
+        throw new IllegalArgumentException(
+            "a kid may hold printable ASCII only, without '\"' or '\\' (position " + i + ")");
+      }
+    }
+  }
+
+  private static Optional<Instant> instant(long s) {
+    return s == NONE_BEFORE || s == NONE_AFTER ? Optional.empty() : Optional.of(Instant.ofEpochSecond(s));
+  }
+
+  private static String text(JsonNode n, String name, boolean required) {
+    JsonNode v = n.get(name);
+    if (v == null || v.isNull()) {
+      if (required) {
+        throw new IllegalArgumentException("the JWK has no \"" + name + "\"");
+      }
+      return null;
+    }
+    if (!v.isTextual()) {
+      throw new IllegalArgumentException("the JWK member \"" + name + "\" is not a string");
+    }
+    return v.textValue();
+  }
+
+  private static byte[] bytes(JsonNode n, String name, String kid, boolean required) {
+    String s = text(n, name, required);
+    if (s == null) {
+      return null;
+    }
+    byte[] b = Base64Url.decode(s);
+    if (b == null) {
+      throw new IllegalArgumentException("JWK '" + kid + "': \"" + name + "\" is not canonical base64url");
+    }
+    return b;
+  }
+
+  private static void requireCurve(JsonNode n, String crv, String kid) {
+    String c = text(n, "crv", true);
+    if (!crv.equals(c)) {
+      throw new IllegalArgumentException("JWK '" + kid + "': unsupported curve " + c + " (only " + crv + ")");
+    }
+  }
+
+  private static void requireAlg(String alg, String expected, String kid) {
+    if (alg != null && !alg.equals(expected)) {
+      throw new IllegalArgumentException("JWK '" + kid + "': alg " + alg + " does not fit this key type; expected " + expected);
+    }
+  }
+
+  private static long seconds(JsonNode n, String name, long absent, String kid) {
+    JsonNode v = n.get(name);
+    if (v == null || v.isNull()) {
+      return absent;
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
+      throw new IllegalArgumentException("JWK '" + kid + "': \"" + name + "\" must be NumericDate seconds");
+    }
+    return v.longValue();
+  }
+
+  private static void putSeconds(ObjectNode n, String name, long s) {
+    if (s != NONE_BEFORE && s != NONE_AFTER) {
+      n.put(name, s);
+    }
+  }
+}

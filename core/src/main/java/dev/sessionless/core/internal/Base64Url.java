@@ -1,0 +1,139 @@
+package dev.sessionless.core.internal;
+
+/**
+ * Strict, canonical base64url (RFC 4648 section 5) without padding, over ASCII bytes.
+ *
+ * <p>Decoding accepts only the canonical encoding: no padding, no {@code +} or {@code /}, no
+ * whitespace, no length of the form 4n+1, and unused trailing bits zero. So every byte string
+ * has exactly one accepted encoding, and a token cannot be re-encoded into another accepted
+ * form.
+ */
+public final class Base64Url {
+  private static final byte[] ALPHABET =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] DECODE = new byte[256];
+
+  static {
+    java.util.Arrays.fill(DECODE, (byte) -1);
+    for (int i = 0; i < ALPHABET.length; i++) {
+      DECODE[ALPHABET[i]] = (byte) i;
+    }
+  }
+
+  private Base64Url() {}
+
+  /** The decoded length of {@code chars} encoded characters, or -1 if no canonical encoding has that length. */
+  public static int decodedLength(int chars) {
+    int rem = chars & 3;
+    if (rem == 1) {
+      return -1;
+    }
+    return (chars >>> 2) * 3 + (rem == 0 ? 0 : rem - 1);
+  }
+
+  /** The number of characters that encode {@code bytes} bytes. */
+  public static int encodedLength(int bytes) {
+    return (bytes / 3) * 4 + (bytes % 3 == 0 ? 0 : bytes % 3 + 1);
+  }
+
+  /**
+   * Decodes {@code in[from, to)} into {@code out} at {@code outOff}.
+   *
+   * @return the number of bytes written, or -1 when the input is not canonical base64url
+   */
+  public static int decode(byte[] in, int from, int to, byte[] out, int outOff) {
+    int n = decodedLength(to - from);
+    if (n < 0 || out.length - outOff < n) {
+      return -1;
+    }
+    int i = from;
+    int o = outOff;
+    int fullEnd = from + ((to - from) & ~3);
+    int bad = 0;
+    while (i < fullEnd) {
+      int a = DECODE[in[i] & 0xff];
+      int b = DECODE[in[i + 1] & 0xff];
+      int c = DECODE[in[i + 2] & 0xff];
+      int d = DECODE[in[i + 3] & 0xff];
+      bad |= a | b | c | d;
+      int v = (a << 18) | (b << 12) | (c << 6) | d;
+      out[o] = (byte) (v >> 16);
+      out[o + 1] = (byte) (v >> 8);
+      out[o + 2] = (byte) v;
+      i += 4;
+      o += 3;
+    }
+    int rem = to - i;
+    if (rem == 2) {
+      int a = DECODE[in[i] & 0xff];
+      int b = DECODE[in[i + 1] & 0xff];
+      bad |= a | b | (b & 0x0f) << 26; // the low 4 bits of the last char are unused and must be 0
+      out[o++] = (byte) ((a << 2) | (b >> 4));
+    } else if (rem == 3) {
+      int a = DECODE[in[i] & 0xff];
+      int b = DECODE[in[i + 1] & 0xff];
+      int c = DECODE[in[i + 2] & 0xff];
+      bad |= a | b | c | (c & 0x03) << 26; // the low 2 bits of the last char are unused and must be 0
+      out[o++] = (byte) ((a << 2) | (b >> 4));
+      out[o++] = (byte) ((b << 4) | (c >> 2));
+    }
+    // DECODE yields -1 (negative) for any byte outside the alphabet; valid sextets only touch
+    // bits 0-5, so any of bits 26-31 set means a bad character or non-zero unused bits.
+    return (bad & (0x3f << 26)) != 0 ? -1 : o - outOff;
+  }
+
+  /**
+   * Encodes {@code in[off, off + len)} into {@code out} at {@code outOff} as ASCII bytes.
+   *
+   * @return the number of characters written
+   */
+  public static int encode(byte[] in, int off, int len, byte[] out, int outOff) {
+    int i = off;
+    int o = outOff;
+    int end = off + len - len % 3;
+    while (i < end) {
+      int v = (in[i] & 0xff) << 16 | (in[i + 1] & 0xff) << 8 | (in[i + 2] & 0xff);
+      out[o] = ALPHABET[v >>> 18];
+      out[o + 1] = ALPHABET[(v >>> 12) & 0x3f];
+      out[o + 2] = ALPHABET[(v >>> 6) & 0x3f];
+      out[o + 3] = ALPHABET[v & 0x3f];
+      i += 3;
+      o += 4;
+    }
+    int rem = off + len - i;
+    if (rem == 1) {
+      int v = (in[i] & 0xff);
+      out[o++] = ALPHABET[v >>> 2];
+      out[o++] = ALPHABET[(v << 4) & 0x3f];
+    } else if (rem == 2) {
+      int v = (in[i] & 0xff) << 8 | (in[i + 1] & 0xff);
+      out[o++] = ALPHABET[v >>> 10];
+      out[o++] = ALPHABET[(v >>> 4) & 0x3f];
+      out[o++] = ALPHABET[(v << 2) & 0x3f];
+    }
+    return o - outOff;
+  }
+
+  /** Encodes all of {@code in} as a base64url string. */
+  public static String encode(byte[] in) {
+    byte[] out = new byte[encodedLength(in.length)];
+    encode(in, 0, in.length, out, 0);
+    return new String(out, java.nio.charset.StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * Decodes a whole base64url string.
+   *
+   * @return the bytes, or {@code null} when {@code s} is not canonical base64url
+   */
+  public static byte[] decode(String s) {
+    byte[] in = s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    int n = decodedLength(in.length);
+    if (n < 0) {
+      return null;
+    }
+    byte[] out = new byte[n];
+    return decode(in, 0, in.length, out, 0) == n ? out : null;
+  }
+}

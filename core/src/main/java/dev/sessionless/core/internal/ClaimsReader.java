@@ -1,0 +1,199 @@
+package dev.sessionless.core.internal;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.sessionless.core.TokenException;
+import dev.sessionless.core.TokenException.Reason;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a payload's registered claims with Jackson's streaming parser, in one pass and without
+ * building a tree. Strict: the payload is one JSON object with nothing after it, no member
+ * appears twice (names compared after unescaping, so {@code "\u0065xp"} is {@code "exp"}),
+ * registered claims have their JSON types, NumericDates are non-negative integers that fit a
+ * long, and the application state claim is left as bytes.
+ */
+public final class ClaimsReader {
+  /** The private claim that holds the application state. */
+  public static final String STATE_CLAIM = "st";
+  /** The latest NumericDate accepted: 9999-12-31T23:59:59Z. */
+  public static final long MAX_NUMERIC_DATE = 253_402_300_799L;
+
+  private static final int ISS = 1;
+  private static final int SUB = 2;
+  private static final int AUD = 4;
+  private static final int EXP = 8;
+  private static final int NBF = 16;
+  private static final int IAT = 32;
+  private static final int JTI = 64;
+  private static final int ST = 128;
+
+  private ClaimsReader() {}
+
+  /**
+   * Reads {@code buf[0, len)} into {@code out}.
+   *
+   * @param issuer the expected {@code iss}
+   * @param audience the expected {@code aud} member
+   * @throws TokenException {@code MALFORMED} for anything but a well-formed, strictly typed payload
+   */
+  public static void read(byte[] buf, int len, char[] issuer, char[] audience, ParsedClaims out) {
+    out.reset();
+    try (JsonParser p = Json.STRICT.createParser(buf, 0, len)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw malformed("the payload is not a JSON object");
+      }
+      int seen = 0;
+      List<String> others = null;
+      JsonToken t;
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        int bit = bit(name);
+        if (bit != 0) {
+          if ((seen & bit) != 0) {
+            throw malformed("the claim '" + name + "' appears more than once");
+          }
+          seen |= bit;
+        } else {
+          if (others == null) {
+            others = new ArrayList<>(4);
+          } else if (others.contains(name)) {
+            throw malformed("a claim appears more than once");
+          }
+          others.add(name);
+        }
+        JsonToken v = p.nextToken();
+        switch (bit) {
+          case ISS:
+            requireString(v, name);
+            out.issuerPresent = true;
+            out.issuerMatched = textEquals(p, issuer);
+            break;
+          case AUD:
+            out.audiencePresent = true;
+            if (v == JsonToken.VALUE_STRING) {
+              out.audienceMatched = textEquals(p, audience);
+            } else if (v == JsonToken.START_ARRAY) {
+              boolean match = false;
+              while ((v = p.nextToken()) != JsonToken.END_ARRAY) {
+                requireString(v, name);
+                match |= textEquals(p, audience);
+              }
+              out.audienceMatched = match;
+            } else {
+              throw malformed("the claim 'aud' is neither a string nor an array of strings");
+            }
+            break;
+          case SUB:
+            requireString(v, name);
+            out.subject = checkedText(p, name);
+            break;
+          case JTI:
+            requireString(v, name);
+            out.id = checkedText(p, name);
+            break;
+          case EXP:
+            out.expiresAt = numericDate(p, v, name);
+            break;
+          case NBF:
+            out.notBefore = numericDate(p, v, name);
+            break;
+          case IAT:
+            out.issuedAt = numericDate(p, v, name);
+            break;
+          case ST:
+            if (v != JsonToken.START_OBJECT) {
+              throw malformed("the state claim is not a JSON object");
+            }
+            out.stateStart = (int) p.currentTokenLocation().getByteOffset();
+            p.skipChildren();
+            out.stateEnd = (int) p.currentLocation().getByteOffset();
+            break;
+          default:
+            p.skipChildren();
+        }
+      }
+      if (t != JsonToken.END_OBJECT) {
+        throw malformed("the payload is not a JSON object");
+      }
+      if (p.nextToken() != null) {
+        throw malformed("the payload has data after its JSON object");
+      }
+    } catch (IOException e) {
+      throw new TokenException(Reason.MALFORMED, "the payload is not valid JSON", e);
+    }
+  }
+
+  private static int bit(String name) {
+    switch (name) {
+      case "iss":
+        return ISS;
+      case "sub":
+        return SUB;
+      case "aud":
+        return AUD;
+      case "exp":
+        return EXP;
+      case "nbf":
+        return NBF;
+      case "iat":
+        return IAT;
+      case "jti":
+        return JTI;
+      case STATE_CLAIM:
+        return ST;
+      default:
+        return 0;
+    }
+  }
+
+  private static void requireString(JsonToken v, String name) {
+    if (v != JsonToken.VALUE_STRING) {
+      throw malformed("the claim '" + name + "' is not a string");
+    }
+  }
+
+  private static String checkedText(JsonParser p, String name) throws IOException {
+    String s = p.getText();
+    if (!Utf8.hasNoLoneSurrogate(s)) {
+      throw malformed("the claim '" + name + "' holds an unpaired surrogate");
+    }
+    return s;
+  }
+
+  private static boolean textEquals(JsonParser p, char[] expected) throws IOException {
+    int n = p.getTextLength();
+    if (n != expected.length) {
+      return false;
+    }
+    char[] chars = p.getTextCharacters();
+    int off = p.getTextOffset();
+    for (int i = 0; i < n; i++) {
+      if (chars[off + i] != expected[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long numericDate(JsonParser p, JsonToken v, String name) throws IOException {
+    if (v != JsonToken.VALUE_NUMBER_INT) {
+      throw malformed("the claim '" + name + "' is not an integer NumericDate");
+    }
+    JsonParser.NumberType type = p.getNumberType();
+    if (type != JsonParser.NumberType.INT && type != JsonParser.NumberType.LONG) {
+      throw malformed("the claim '" + name + "' is out of range");
+    }
+    long value = p.getLongValue();
+    if (value < 0 || value > MAX_NUMERIC_DATE) {
+      throw malformed("the claim '" + name + "' is out of range");
+    }
+    return value;
+  }
+
+  private static TokenException malformed(String message) {
+    return new TokenException(Reason.MALFORMED, message);
+  }
+}

@@ -1,0 +1,20 @@
+package dev.sessionless.core.internal;
+
+/** Comparisons whose running time does not depend on where the inputs differ. */
+public final class ConstantTime {
+  private ConstantTime() {}
+
+  /** Whether {@code a[aOff, aOff + len)} equals {@code b[bOff, bOff + len)}, in time that depends on {@code len} only. */
+  public static boolean equals(byte[] a, int aOff, byte[] b, int bOff, int len) {
+    int diff = 0;
+    for (int i = 0; i < len; i++) {
+      diff |= a[aOff + i] ^ b[bOff + i];
+    }
+    return diff == 0;
+  }
+
+  /** Whether two arrays are equal; the time depends on their lengths only. */
+  public static boolean equals(byte[] a, byte[] b) {
+    return a.length == b.length && equals(a, 0, b, 0, a.length);
+  }
+}

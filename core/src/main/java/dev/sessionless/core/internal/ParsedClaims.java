@@ -1,0 +1,34 @@
+package dev.sessionless.core.internal;
+
+/** The registered claims of one token as the reader found them; a per-thread, reused holder. */
+public final class ParsedClaims {
+  /** Marks an absent NumericDate. */
+  public static final long ABSENT = Long.MIN_VALUE;
+
+  public String subject;
+  public String id;
+  public long issuedAt;
+  public long expiresAt;
+  public long notBefore;
+  public boolean issuerMatched;
+  public boolean issuerPresent;
+  public boolean audienceMatched;
+  public boolean audiencePresent;
+  /** The state object's bytes, {@code payload[stateStart, stateEnd)}, or -1 when absent. */
+  public int stateStart;
+  public int stateEnd;
+
+  void reset() {
+    subject = null;
+    id = null;
+    issuedAt = ABSENT;
+    expiresAt = ABSENT;
+    notBefore = ABSENT;
+    issuerMatched = false;
+    issuerPresent = false;
+    audienceMatched = false;
+    audiencePresent = false;
+    stateStart = -1;
+    stateEnd = -1;
+  }
+}

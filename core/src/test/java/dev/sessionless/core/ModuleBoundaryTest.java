@@ -1,0 +1,57 @@
+package dev.sessionless.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Pins the public surface: one exported package, and no dependency type in public signatures but the ObjectMapper option. */
+class ModuleBoundaryTest {
+  @Test
+  void moduleExportsOnlyThePublicPackage() throws IOException {
+    try (InputStream in = Files.newInputStream(Path.of("target/classes/module-info.class"))) {
+      ModuleDescriptor d = ModuleDescriptor.read(in);
+      assertEquals("dev.sessionless.core", d.name());
+      Set<String> exported = d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
+      assertEquals(Set.of("dev.sessionless.core"), exported);
+      assertTrue(Files.isDirectory(Path.of("target/classes/dev/sessionless/core/internal")), "internal package exists but is not exported");
+    }
+  }
+
+  @Test
+  void publicSignaturesCarryNoDependencyTypesExceptTheMapperOption() {
+    for (Class<?> c : new Class<?>[] {TokenCodec.class, TokenCodec.Builder.class, SessionToken.class,
+        Claims.class, Claims.Builder.class, TokenKey.class, KeySet.class, KeySource.class,
+        TokenException.class, Algorithm.class}) {
+      for (Method m : c.getDeclaredMethods()) {
+        if (!Modifier.isPublic(m.getModifiers())) {
+          continue;
+        }
+        if (c == TokenCodec.Builder.class && m.getName().equals("objectMapper")) {
+          continue;
+        }
+        for (Class<?> p : m.getParameterTypes()) {
+          assertTrue(isOurs(p), c.getSimpleName() + "." + m.getName() + " takes " + p.getName());
+        }
+        assertTrue(isOurs(m.getReturnType()), c.getSimpleName() + "." + m.getName() + " returns " + m.getReturnType());
+      }
+    }
+  }
+
+  private static boolean isOurs(Class<?> t) {
+    while (t.isArray()) {
+      t = t.getComponentType();
+    }
+    String n = t.getName();
+    return t.isPrimitive() || n.startsWith("java.") || (n.startsWith("dev.sessionless.core.") && !n.contains(".internal."));
+  }
+}
