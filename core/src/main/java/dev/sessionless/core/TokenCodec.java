@@ -314,8 +314,13 @@ public final class TokenCodec {
       }
     }
     // Characters beyond Latin-1 become '?', and both those and Latin-1 non-ASCII bytes fail the
-    // strict base64url decoding below, so this conversion cannot smuggle anything in.
+    // strict base64url decoding below, so this conversion cannot smuggle anything in. A surrogate
+    // pair becomes a single '?', though, which would shift every byte index after it away from
+    // the char indexes found above: refuse such a token here.
     byte[] b = token.getBytes(StandardCharsets.ISO_8859_1);
+    if (b.length != n) {
+      throw new TokenException(Reason.MALFORMED, "the token holds characters outside ASCII");
+    }
 
     long now = Math.floorDiv(clock.millis(), 1000);
     TokenKey key;
@@ -348,6 +353,10 @@ public final class TokenCodec {
     if (!jwe) {
       KeyEngine engine = key.engine();
       if (Base64Url.decodedLength(n - d2 - 1) != engine.signatureLength()) {
+        if (!base64UrlAlphabetOnly(b, d2 + 1, n)) {
+          // Padding, whitespace (a trailing newline), '+', '/' or non-ASCII: not a signature at all.
+          throw new TokenException(Reason.MALFORMED, "the signature is not canonical base64url");
+        }
         throw new TokenException(Reason.BAD_SIGNATURE, "the signature has the wrong length");
       }
       int sigLen = Base64Url.decode(b, d2 + 1, n, scratch.sig, 0);
@@ -386,6 +395,17 @@ public final class TokenCodec {
     checkClaims(c, now);
     byte[] state = c.stateStart < 0 ? null : Arrays.copyOfRange(payload, c.stateStart, c.stateEnd);
     return new SessionToken(key, set, c.id, c.subject, c.issuedAt, c.expiresAt, c.notBefore, state, mapper);
+  }
+
+  /** Whether {@code b[from, to)} holds only base64url alphabet characters (only on the rejection path). */
+  private static boolean base64UrlAlphabetOnly(byte[] b, int from, int to) {
+    for (int i = from; i < to; i++) {
+      int c = b[i];
+      if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private byte[] decrypt(byte[] b, int n, int d1, int d2, int d3, int d4, TokenKey key, Scratch scratch) {

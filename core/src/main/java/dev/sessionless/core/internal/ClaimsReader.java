@@ -13,11 +13,13 @@ import java.util.List;
  * building a tree. Strict: the payload is one JSON object with nothing after it, no member
  * appears twice (names compared after unescaping, so {@code "\u0065xp"} is {@code "exp"}),
  * registered claims have their JSON types, NumericDates are non-negative integers that fit a
- * long, and the application state claim is left as bytes.
+ * long, {@code jti} is 1 to 128 characters, and the application state claim is left as bytes.
  */
 public final class ClaimsReader {
   /** The private claim that holds the application state. */
   public static final String STATE_CLAIM = "st";
+  /** The longest session id ({@code jti}) accepted, in chars; as {@code Claims.Builder#sessionId}. */
+  public static final int MAX_SESSION_ID = 128;
   /** The latest NumericDate accepted: 9999-12-31T23:59:59Z. */
   public static final long MAX_NUMERIC_DATE = 253_402_300_799L;
 
@@ -41,6 +43,9 @@ public final class ClaimsReader {
    */
   public static void read(byte[] buf, int len, char[] issuer, char[] audience, ParsedClaims out) {
     out.reset();
+    if (!Json.readsAsUtf8(buf, 0, len)) {
+      throw malformed("the payload is not a UTF-8 JSON text (a byte order mark, or UTF-16/32)");
+    }
     try (JsonParser p = Json.STRICT.createParser(buf, 0, len)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw malformed("the payload is not a JSON object");
@@ -93,6 +98,10 @@ public final class ClaimsReader {
           case JTI:
             requireString(v, name);
             out.id = checkedText(p, name);
+            if (out.id.isEmpty() || out.id.length() > MAX_SESSION_ID) {
+              // Claims.Builder#sessionId's range, so toClaims() can carry any accepted session on.
+              throw malformed("the claim 'jti' is not a session id of 1 to " + MAX_SESSION_ID + " characters");
+            }
             break;
           case EXP:
             out.expiresAt = numericDate(p, v, name);

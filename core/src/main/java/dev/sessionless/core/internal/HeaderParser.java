@@ -33,8 +33,8 @@ public final class HeaderParser {
     if (json == null || Base64Url.decode(b, from, to, json, 0) != n) {
       throw new TokenException(Reason.MALFORMED, "the header is not canonical base64url");
     }
-    if (!Utf8.isValid(json, 0, n)) {
-      throw new TokenException(Reason.MALFORMED, "the header is not valid UTF-8");
+    if (!Utf8.isValid(json, 0, n) || !Json.readsAsUtf8(json, 0, n)) {
+      throw new TokenException(Reason.MALFORMED, "the header is not a UTF-8 JSON text");
     }
     Header h = new Header();
     try (JsonParser p = Json.STRICT_NO_DUPLICATES.createParser(json)) {

@@ -34,5 +34,21 @@ public final class Json {
     STRICT.disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
   }
 
+  /**
+   * Whether Jackson reads {@code b[off, off + len)} as UTF-8. Given bytes, Jackson guesses the
+   * encoding: a NUL among the first four bytes makes it read UTF-16 or UTF-32, and it skips a
+   * UTF-8 byte order mark. Neither can start a JSON text in strict UTF-8 (RFC 8259 section 8.1,
+   * RFC 7515), so both are refused before parsing.
+   */
+  public static boolean readsAsUtf8(byte[] b, int off, int len) {
+    int end = off + Math.min(len, 4);
+    for (int i = off; i < end; i++) {
+      if (b[i] == 0) {
+        return false;
+      }
+    }
+    return !(len >= 3 && b[off] == (byte) 0xEF && b[off + 1] == (byte) 0xBB && b[off + 2] == (byte) 0xBF);
+  }
+
   private Json() {}
 }

@@ -11,9 +11,12 @@ import java.util.Map;
 
 /**
  * Where each named value sits in a token's state object; built on first access. Strict: a
- * duplicated member at any depth or an unpaired surrogate anywhere makes the state unreadable.
+ * duplicated member at any depth, an unpaired surrogate anywhere, or a top-level name that is
+ * empty or over 256 characters makes the state unreadable.
  */
 public final class StateIndex {
+  /** The longest state name, in chars; as {@code Claims.Builder#put}. */
+  public static final int MAX_NAME = 256;
   private static final StateIndex EMPTY = new StateIndex(Collections.emptyMap());
 
   private final Map<String, int[]> spans;
@@ -45,8 +48,8 @@ public final class StateIndex {
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();
-        if (!Utf8.hasNoLoneSurrogate(name)) {
-          throw bad();
+        if (!Utf8.hasNoLoneSurrogate(name) || name.isEmpty() || name.length() > MAX_NAME) {
+          throw bad(); // a name Claims.Builder#put refuses could not be carried on by toClaims()
         }
         JsonToken t = p.nextToken();
         int start = (int) p.currentTokenLocation().getByteOffset();
