@@ -121,7 +121,14 @@ public final class ClaimsReader {
             out.stateEnd = (int) p.currentLocation().getByteOffset();
             break;
           default:
-            p.skipChildren();
+            if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
+              // A claim we ignore still must not repeat a member anywhere inside it. Jackson's
+              // duplicate detection is switched on for this value only; our own tokens carry
+              // no unknown claims, so the hot path never pays for it.
+              p.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+              p.skipChildren();
+              p.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            }
         }
       }
       if (t != JsonToken.END_OBJECT) {
