@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.internal.HeaderIndex;
 import dev.sessionless.core.internal.JwkJson;
-import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -150,12 +149,7 @@ public final class KeySet implements KeySource {
    */
   public static KeySet fromJwks(String json) {
     Objects.requireNonNull(json, "json");
-    JsonNode root;
-    try {
-      root = JwkJson.MAPPER.readTree(json);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("the JWKS is not valid JSON (or repeats a member)", e);
-    }
+    JsonNode root = JwkJson.readTree(json, "JWKS");
     if (root == null || !root.isObject() || !root.path("keys").isArray()) {
       throw new IllegalArgumentException("a JWKS must be a JSON object with a \"keys\" array");
     }

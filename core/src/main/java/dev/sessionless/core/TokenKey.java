@@ -268,12 +268,7 @@ public final class TokenKey {
    */
   public static TokenKey fromJwk(String json) {
     Objects.requireNonNull(json, "json");
-    JsonNode node;
-    try {
-      node = JwkJson.MAPPER.readTree(json);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("the JWK is not valid JSON (or repeats a member)", e);
-    }
+    JsonNode node = JwkJson.readTree(json, "JWK");
     return fromJwk(node);
   }
 

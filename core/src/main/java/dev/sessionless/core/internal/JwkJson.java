@@ -1,6 +1,8 @@
 package dev.sessionless.core.internal;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
@@ -11,6 +13,21 @@ public final class JwkJson {
       JsonMapper.builder(Json.STRICT_NO_DUPLICATES)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
+
+  /**
+   * Parses a JWK or JWKS document.
+   *
+   * @param what names the document in the error, e.g. "JWKS"
+   * @throws IllegalArgumentException if it is not valid JSON or repeats a member. Jackson's own
+   *     message is not kept, not even as the cause: it may quote the input, which holds secrets.
+   */
+  public static JsonNode readTree(String json, String what) {
+    try {
+      return MAPPER.readTree(json);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("the " + what + " is not valid JSON (or repeats a member)");
+    }
+  }
 
   private JwkJson() {}
 }
