@@ -1,0 +1,131 @@
+package dev.sessionless.benchmarks;
+
+import static dev.sessionless.benchmarks.Fixtures.AUDIENCE;
+import static dev.sessionless.benchmarks.Fixtures.B64URL_DECODER;
+import static dev.sessionless.benchmarks.Fixtures.ISSUER;
+import static dev.sessionless.benchmarks.Fixtures.MAPPER;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.nimbusds.jose.crypto.Ed25519Verifier;
+import com.nimbusds.jose.jwk.OctetKeyPair;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenKey;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * EdDSA (Ed25519) verify and claim checks of one token of about {@link #payloadBytes} of
+ * payload JSON, made once by Sessionless. Sessionless verifies with BouncyCastle's lightweight
+ * Ed25519 (public point decoded once, when the key is made); the JDK uses SunEC's Ed25519;
+ * Nimbus uses Tink's.
+ *
+ * <ul>
+ *   <li>{@code sessionless}: {@code TokenCodec.decode} with {@code verificationCache(0)}; state lazy.
+ *   <li>{@code jdk}: the naive decoder with a per-thread {@code Signature "Ed25519"} initialised
+ *       for the public key once.
+ *   <li>{@code nimbus}: {@code SignedJWT.parse} + {@code verify(Ed25519Verifier)} (built once, on
+ *       Tink) + {@code DefaultJWTClaimsVerifier}; Nimbus's {@code DefaultJWTProcessor} cannot
+ *       select an {@code OctetKeyPair}, so the verifier is used directly.
+ * </ul>
+ *
+ * <pre>{@code
+ * java -jar benchmarks/target/benchmarks.jar EdDsaVerifyBenchmark -prof gc
+ * }</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class EdDsaVerifyBenchmark {
+  /** The JSON payload size in bytes. */
+  @Param({"200"})
+  int payloadBytes;
+
+  String token;
+  PublicKey publicKey;
+  TokenCodec sessionless;
+  Ed25519Verifier nimbusVerifier;
+  DefaultJWTClaimsVerifier<SecurityContext> nimbusClaimsVerifier;
+
+  @Setup
+  public void setup() throws Exception {
+    TokenKey key = TokenKey.generate(Fixtures.KID, Algorithm.EDDSA);
+    sessionless = Fixtures.codec(key, 0);
+    token = sessionless.encode(Fixtures.claims(Fixtures.stateForPayload(payloadBytes)));
+    Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
+    publicKey = Fixtures.ed25519PublicKey(key);
+
+    nimbusVerifier = new Ed25519Verifier(OctetKeyPair.parse(key.toPublicJwk()));
+    nimbusClaimsVerifier = new DefaultJWTClaimsVerifier<>(
+        AUDIENCE, new JWTClaimsSet.Builder().issuer(ISSUER).build(), Set.of("exp"));
+
+    Fixtures.mustAccept("sessionless", this::sessionless);
+    Fixtures.mustAccept("nimbus", this::nimbus);
+    ThreadSignature probe = new ThreadSignature();
+    probe.setup(this);
+    Fixtures.mustAccept("JDK", () -> jdk(probe));
+  }
+
+  /** A {@code Signature} initialised for verifying once per benchmark thread; it resets after each verify. */
+  @State(Scope.Thread)
+  public static class ThreadSignature {
+    Signature signature;
+
+    @Setup
+    public void setup(EdDsaVerifyBenchmark b) throws Exception {
+      signature = Signature.getInstance("Ed25519");
+      signature.initVerify(b.publicKey);
+    }
+  }
+
+  @Benchmark
+  public SessionToken sessionless() {
+    return sessionless.decode(token);
+  }
+
+  @Benchmark
+  public JsonNode jdk(ThreadSignature t) throws Exception {
+    String jws = token;
+    int d1 = jws.indexOf('.');
+    int d2 = jws.indexOf('.', d1 + 1);
+    if (d1 < 0 || d2 < 0 || jws.indexOf('.', d2 + 1) >= 0) {
+      throw new SecurityException("not a compact JWS");
+    }
+    Fixtures.checkHeader(B64URL_DECODER.decode(jws.substring(0, d1)), "EdDSA", null);
+    byte[] sig = B64URL_DECODER.decode(jws.substring(d2 + 1));
+    Signature s = t.signature;
+    s.update(jws.getBytes(StandardCharsets.US_ASCII), 0, d2);
+    if (!s.verify(sig)) {
+      throw new SecurityException("bad signature");
+    }
+    JsonNode claims = MAPPER.readTree(B64URL_DECODER.decode(jws.substring(d1 + 1, d2)));
+    return Fixtures.checkClaims(claims, Fixtures.nowSeconds());
+  }
+
+  @Benchmark
+  public JWTClaimsSet nimbus() throws Exception {
+    SignedJWT jwt = SignedJWT.parse(token);
+    if (!jwt.verify(nimbusVerifier)) {
+      throw new SecurityException("bad signature");
+    }
+    JWTClaimsSet claims = jwt.getJWTClaimsSet();
+    nimbusClaimsVerifier.verify(claims, null);
+    return claims;
+  }
+}

@@ -1,0 +1,151 @@
+package dev.sessionless.benchmarks;
+
+import static dev.sessionless.benchmarks.Fixtures.AUDIENCE;
+import static dev.sessionless.benchmarks.Fixtures.B64URL_DECODER;
+import static dev.sessionless.benchmarks.Fixtures.ISSUER;
+import static dev.sessionless.benchmarks.Fixtures.MAPPER;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.proc.SingleKeyJWSKeySelector;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenKey;
+import java.nio.charset.StandardCharsets;
+import java.security.Signature;
+import java.security.interfaces.ECPublicKey;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.jose4j.jwa.AlgorithmConstraints;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.consumer.JwtConsumer;
+import org.jose4j.jwt.consumer.JwtConsumerBuilder;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * ES256 (ECDSA P-256, SHA-256) verify and claim checks of one token of about {@link
+ * #payloadBytes} of payload JSON, made once by Sessionless. Sessionless verifies with
+ * BouncyCastle's lightweight ECDSA over its special-form P-256 arithmetic; every peer here
+ * goes through the JDK's SunEC provider. The signature check dominates (tens of microseconds),
+ * so the JSON work around it barely shows.
+ *
+ * <ul>
+ *   <li>{@code sessionless}: {@code TokenCodec.decode} with {@code verificationCache(0)}; state lazy.
+ *   <li>{@code jdk}: the naive decoder with a per-thread {@code Signature
+ *       "SHA256withECDSAinP1363Format"} (takes JOSE's 64-byte {@code r || s} as is, no DER
+ *       conversion), initialised for the public key once.
+ *   <li>{@code nimbus}: {@code DefaultJWTProcessor} with a single-key ES256 selector and a {@code
+ *       DefaultJWTClaimsVerifier}.
+ *   <li>{@code jose4j}: {@code JwtConsumer} with the public key, ES256 constraint, same claims.
+ * </ul>
+ *
+ * <pre>{@code
+ * java -jar benchmarks/target/benchmarks.jar Es256VerifyBenchmark -prof gc
+ * }</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class Es256VerifyBenchmark {
+  /** The JSON payload size in bytes. */
+  @Param({"200"})
+  int payloadBytes;
+
+  String token;
+  ECPublicKey publicKey;
+  TokenCodec sessionless;
+  DefaultJWTProcessor<SecurityContext> nimbus;
+  JwtConsumer jose4j;
+
+  @Setup
+  public void setup() throws Exception {
+    TokenKey key = TokenKey.generate(Fixtures.KID, Algorithm.ES256);
+    sessionless = Fixtures.codec(key, 0);
+    token = sessionless.encode(Fixtures.claims(Fixtures.stateForPayload(payloadBytes)));
+    Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
+    publicKey = Fixtures.ecPublicKey(key);
+
+    nimbus = new DefaultJWTProcessor<>();
+    nimbus.setJWSKeySelector(new SingleKeyJWSKeySelector<>(JWSAlgorithm.ES256, publicKey));
+    nimbus.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
+        AUDIENCE, new JWTClaimsSet.Builder().issuer(ISSUER).build(), Set.of("exp")));
+
+    jose4j = new JwtConsumerBuilder()
+        .setVerificationKey(publicKey)
+        .setJwsAlgorithmConstraints(
+            AlgorithmConstraints.ConstraintType.PERMIT, AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256)
+        .setRequireExpirationTime()
+        .setExpectedIssuer(ISSUER)
+        .setExpectedAudience(AUDIENCE)
+        .build();
+
+    Fixtures.mustAccept("sessionless", this::sessionless);
+    Fixtures.mustAccept("nimbus", this::nimbus);
+    Fixtures.mustAccept("jose4j", this::jose4j);
+    ThreadSignature probe = new ThreadSignature();
+    probe.setup(this);
+    Fixtures.mustAccept("JDK", () -> jdk(probe));
+  }
+
+  /** A {@code Signature} initialised for verifying once per benchmark thread; it resets after each verify. */
+  @State(Scope.Thread)
+  public static class ThreadSignature {
+    Signature signature;
+
+    @Setup
+    public void setup(Es256VerifyBenchmark b) throws Exception {
+      signature = Signature.getInstance("SHA256withECDSAinP1363Format");
+      signature.initVerify(b.publicKey);
+    }
+  }
+
+  @Benchmark
+  public SessionToken sessionless() {
+    return sessionless.decode(token);
+  }
+
+  @Benchmark
+  public JsonNode jdk(ThreadSignature t) throws Exception {
+    String jws = token;
+    int d1 = jws.indexOf('.');
+    int d2 = jws.indexOf('.', d1 + 1);
+    if (d1 < 0 || d2 < 0 || jws.indexOf('.', d2 + 1) >= 0) {
+      throw new SecurityException("not a compact JWS");
+    }
+    Fixtures.checkHeader(B64URL_DECODER.decode(jws.substring(0, d1)), "ES256", null);
+    byte[] sig = B64URL_DECODER.decode(jws.substring(d2 + 1));
+    if (sig.length != 64) {
+      throw new SecurityException("an ES256 signature is 64 bytes");
+    }
+    Signature s = t.signature;
+    s.update(jws.getBytes(StandardCharsets.US_ASCII), 0, d2);
+    if (!s.verify(sig)) {
+      throw new SecurityException("bad signature");
+    }
+    JsonNode claims = MAPPER.readTree(B64URL_DECODER.decode(jws.substring(d1 + 1, d2)));
+    return Fixtures.checkClaims(claims, Fixtures.nowSeconds());
+  }
+
+  @Benchmark
+  public JWTClaimsSet nimbus() throws Exception {
+    return nimbus.process(token, null);
+  }
+
+  @Benchmark
+  public JwtClaims jose4j() throws Exception {
+    return jose4j.processToClaims(token);
+  }
+}

@@ -1,0 +1,198 @@
+package dev.sessionless.benchmarks;
+
+import static dev.sessionless.benchmarks.Fixtures.AUDIENCE;
+import static dev.sessionless.benchmarks.Fixtures.B64URL_DECODER;
+import static dev.sessionless.benchmarks.Fixtures.ISSUER;
+import static dev.sessionless.benchmarks.Fixtures.MAPPER;
+
+import com.auth0.jwt.JWT;
+import com.auth0.jwt.JWTVerifier;
+import com.auth0.jwt.interfaces.DecodedJWT;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.proc.SingleKeyJWSKeySelector;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenCodec;
+import io.jsonwebtoken.Jws;
+import io.jsonwebtoken.JwtParser;
+import io.jsonwebtoken.Jwts;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import javax.crypto.Mac;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+import org.jose4j.jwa.AlgorithmConstraints;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.consumer.JwtConsumer;
+import org.jose4j.jwt.consumer.JwtConsumerBuilder;
+import org.jose4j.keys.HmacKey;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * HS256 decode of one token, as a server does on every request: verify the MAC, then check
+ * {@code exp}, {@code iss} and {@code aud}. The token is made once by Sessionless (a standard
+ * compact JWS, payload {@code iss, aud, sub, iat, exp, jti} plus a small {@code st} object,
+ * about {@link #payloadBytes} of JSON) and every peer verifies that same string; set-up fails if
+ * any peer rejects it.
+ *
+ * <ul>
+ *   <li>{@code sessionless}: {@code TokenCodec.decode} with {@code verificationCache(0)}, so every
+ *       call is a full decode; the state stays unparsed bytes until read (lazy).
+ *   <li>{@code sessionlessReadState}: the same, then every state value read back as generic
+ *       maps/lists/strings ({@code get(name, Object.class)}): what the peers, which parse the whole
+ *       payload eagerly, always pay. Not one of the comparisons; it prices the laziness.
+ *   <li>{@code jose4j}: {@code JwtConsumer} with the key, HS256 constraint, required {@code exp},
+ *       expected issuer and audience.
+ *   <li>{@code nimbus}: {@code DefaultJWTProcessor} with a single-key HS256 selector and a
+ *       {@code DefaultJWTClaimsVerifier} (audience, exact issuer, required {@code exp}).
+ *   <li>{@code jjwt}: {@code Jwts.parser().verifyWith(key).requireIssuer().requireAudience()}.
+ *   <li>{@code javaJwt}: {@code JWT.require(HMAC256).withIssuer().withAudience().build().verify}.
+ *   <li>{@code naiveJca}: a per-thread keyed {@code javax.crypto.Mac}, {@code java.util.Base64}
+ *       and Jackson {@code readTree} for header and payload, {@code alg}/{@code exp}/{@code
+ *       iss}/{@code aud} checks: the floor a hand-rolled decoder would reach.
+ * </ul>
+ *
+ * <pre>{@code
+ * java -jar benchmarks/target/benchmarks.jar Hs256DecodeBenchmark -prof gc
+ * }</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class Hs256DecodeBenchmark {
+  /** The JSON payload size in bytes (try {@code -p payloadBytes=200,1000,4000}). */
+  @Param({"200"})
+  int payloadBytes;
+
+  String token;
+  byte[] secret;
+  TokenCodec sessionless;
+  JwtConsumer jose4j;
+  DefaultJWTProcessor<SecurityContext> nimbus;
+  JwtParser jjwt;
+  JWTVerifier javaJwt;
+
+  @Setup
+  public void setup() throws Exception {
+    secret = Fixtures.secret(32, 256);
+    sessionless = Fixtures.codec(Fixtures.hs256Key(secret), 0);
+    token = sessionless.encode(Fixtures.claims(Fixtures.stateForPayload(payloadBytes)));
+    Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
+
+    jose4j = new JwtConsumerBuilder()
+        .setVerificationKey(new HmacKey(secret))
+        .setJwsAlgorithmConstraints(AlgorithmConstraints.ConstraintType.PERMIT, AlgorithmIdentifiers.HMAC_SHA256)
+        .setRequireExpirationTime()
+        .setExpectedIssuer(ISSUER)
+        .setExpectedAudience(AUDIENCE)
+        .build();
+
+    nimbus = new DefaultJWTProcessor<>();
+    nimbus.setJWSKeySelector(
+        new SingleKeyJWSKeySelector<>(JWSAlgorithm.HS256, new SecretKeySpec(secret, "HmacSHA256")));
+    nimbus.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
+        AUDIENCE, new JWTClaimsSet.Builder().issuer(ISSUER).build(), Set.of("exp")));
+
+    SecretKey hmacKey = new SecretKeySpec(secret, "HmacSHA256");
+    jjwt = Jwts.parser().verifyWith(hmacKey).requireIssuer(ISSUER).requireAudience(AUDIENCE).build();
+
+    javaJwt = JWT.require(com.auth0.jwt.algorithms.Algorithm.HMAC256(secret))
+        .withIssuer(ISSUER)
+        .withAudience(AUDIENCE)
+        .build();
+
+    // Every peer must accept the very token it is timed on.
+    Fixtures.mustAccept("sessionless", this::sessionless);
+    Blackhole bh = new Blackhole(
+        "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    Fixtures.mustAccept("sessionless (reading the state)", () -> sessionlessReadState(bh));
+    Fixtures.mustAccept("jose4j", this::jose4j);
+    Fixtures.mustAccept("nimbus", this::nimbus);
+    Fixtures.mustAccept("jjwt", this::jjwt);
+    Fixtures.mustAccept("java-jwt", this::javaJwt);
+    ThreadMac probe = new ThreadMac();
+    probe.setup(this);
+    Fixtures.mustAccept("naive JCA", () -> naiveJca(probe));
+  }
+
+  /** A {@code Mac} keyed once per benchmark thread and reused: {@code Mac} is not thread-safe. */
+  @State(Scope.Thread)
+  public static class ThreadMac {
+    Mac mac;
+
+    @Setup
+    public void setup(Hs256DecodeBenchmark b) throws Exception {
+      mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(b.secret, "HmacSHA256"));
+    }
+  }
+
+  @Benchmark
+  public SessionToken sessionless() {
+    return sessionless.decode(token);
+  }
+
+  @Benchmark
+  public SessionToken sessionlessReadState(Blackhole bh) {
+    SessionToken t = sessionless.decode(token);
+    for (String name : t.stateNames()) {
+      bh.consume(t.get(name, Object.class).orElseThrow());
+    }
+    return t;
+  }
+
+  @Benchmark
+  public JwtClaims jose4j() throws Exception {
+    return jose4j.processToClaims(token);
+  }
+
+  @Benchmark
+  public JWTClaimsSet nimbus() throws Exception {
+    return nimbus.process(token, null);
+  }
+
+  @Benchmark
+  public Jws<io.jsonwebtoken.Claims> jjwt() {
+    return jjwt.parseSignedClaims(token);
+  }
+
+  @Benchmark
+  public DecodedJWT javaJwt() {
+    return javaJwt.verify(token);
+  }
+
+  @Benchmark
+  public JsonNode naiveJca(ThreadMac t) throws Exception {
+    String jws = token;
+    int d1 = jws.indexOf('.');
+    int d2 = jws.indexOf('.', d1 + 1);
+    if (d1 < 0 || d2 < 0 || jws.indexOf('.', d2 + 1) >= 0) {
+      throw new SecurityException("not a compact JWS");
+    }
+    Fixtures.checkHeader(B64URL_DECODER.decode(jws.substring(0, d1)), "HS256", null);
+    Mac mac = t.mac;
+    mac.update(jws.getBytes(StandardCharsets.US_ASCII), 0, d2);
+    byte[] expected = mac.doFinal();
+    byte[] actual = B64URL_DECODER.decode(jws.substring(d2 + 1));
+    if (!MessageDigest.isEqual(expected, actual)) {
+      throw new SecurityException("bad signature");
+    }
+    JsonNode claims = MAPPER.readTree(B64URL_DECODER.decode(jws.substring(d1 + 1, d2)));
+    return Fixtures.checkClaims(claims, Fixtures.nowSeconds());
+  }
+}
