@@ -1,16 +1,15 @@
 package dev.sessionless.core.interop;
 
 import dev.sessionless.core.Algorithm;
-import dev.sessionless.core.KeySet;
+import dev.sessionless.core.KeySource;
 import dev.sessionless.core.TokenCodec;
-import dev.sessionless.core.TokenKey;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
-import java.util.List;
-import java.util.Map;
 
-/** Every token kind Sessionless makes: the six algorithms, and A256GCM with and without DEFLATE. */
+/**
+ * Every kind of token Sessionless makes: the six algorithms, with {@code dir} + {@code A256GCM}
+ * once plain and once compressed ({@code zip: DEF}).
+ */
 enum InteropCase {
   HS256(Algorithm.HS256, false),
   HS384(Algorithm.HS384, false),
@@ -18,14 +17,10 @@ enum InteropCase {
   ES256(Algorithm.ES256, false),
   EDDSA(Algorithm.EDDSA, false),
   DIR_A256GCM(Algorithm.DIR_A256GCM, false),
-  DIR_A256GCM_ZIP(Algorithm.DIR_A256GCM, true);
+  DIR_A256GCM_DEF(Algorithm.DIR_A256GCM, true);
 
-  static final String ISSUER = "https://issuer.example";
-  static final String AUDIENCE = "interop";
-  static final Map<String, Object> CART = Map.of("items", List.of("mug", "beans"), "total", 1850);
-
-  /** The state this library reads back as a record. */
-  record Cart(List<String> items, int total) {}
+  /** Our codecs' time-to-live, so {@code exp} is {@code iat} plus this. */
+  static final Duration TTL = Duration.ofMinutes(10);
 
   final Algorithm algorithm;
   final boolean zip;
@@ -35,24 +30,28 @@ enum InteropCase {
     this.zip = zip;
   }
 
-  TokenCodec codec(KeySet keys, Clock clock) {
-    TokenCodec.Builder b = TokenCodec.builder().keys(keys).algorithm(algorithm).issuer(ISSUER)
-        .audience(AUDIENCE).timeToLive(Duration.ofMinutes(10)).clock(clock);
+  /** Whether the token is a JWS (three segments) rather than a JWE (five). */
+  boolean signs() {
+    return !algorithm.isEncrypting();
+  }
+
+  /** The header {@code alg}. */
+  String alg() {
+    return algorithm.joseName();
+  }
+
+  /** A codec of this kind with the fixtures' issuer and audience and {@link #TTL}. */
+  TokenCodec codec(KeySource keys, Clock clock) {
+    TokenCodec.Builder b = TokenCodec.builder()
+        .keys(keys)
+        .algorithm(algorithm)
+        .issuer(InteropFixtures.ISSUER)
+        .audience(InteropFixtures.AUDIENCE)
+        .timeToLive(TTL)
+        .clock(clock);
     if (zip) {
       b.compress(true);
     }
     return b.build();
-  }
-
-  /** The raw secret of a symmetric key, read from its JWK as a peer would. */
-  static byte[] secretOf(TokenKey key) {
-    String jwk = key.toJwkWithSecrets();
-    String k = jwk.replaceAll(".*\"k\":\"([^\"]+)\".*", "$1");
-    return Base64.getUrlDecoder().decode(k);
-  }
-
-  /** What a verifier needs of our key: the secret JWK for symmetric keys, the public JWK otherwise. */
-  static String verifierJwk(TokenKey key) {
-    return key.algorithm().isSymmetric() ? key.toJwkWithSecrets() : key.toPublicJwk();
   }
 }
