@@ -122,12 +122,17 @@ public final class ClaimsReader {
             break;
           default:
             if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
-              // A claim we ignore still must not repeat a member anywhere inside it. Jackson's
-              // duplicate detection is switched on for this value only; our own tokens carry
-              // no unknown claims, so the hot path never pays for it.
-              p.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+              // A claim we ignore still must not repeat a member anywhere inside it: read its
+              // bytes again with a duplicate-refusing parser. Our own tokens carry no unknown
+              // claims, so the hot path never pays for this.
+              int start = (int) p.currentTokenLocation().getByteOffset();
               p.skipChildren();
-              p.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+              int end = (int) p.currentLocation().getByteOffset();
+              try (JsonParser q = Json.STRICT_NO_DUPLICATES.createParser(buf, start, end - start)) {
+                while (q.nextToken() != null) {
+                  // reading is the check
+                }
+              }
             }
         }
       }
