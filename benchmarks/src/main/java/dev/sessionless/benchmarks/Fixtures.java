@@ -276,4 +276,31 @@ final class Fixtures {
       throw new IllegalStateException(e);
     }
   }
+
+  /**
+   * The JDK-provider verifier both public-key benchmarks measure: split the compact JWS, check
+   * the header, verify the signature with {@code s} (initialised for the key), read and check
+   * the claims.
+   *
+   * @param signatureBytes the exact signature length required, or 0 for no check
+   */
+  static JsonNode jdkVerify(java.security.Signature s, String jws, String alg, int signatureBytes)
+      throws Exception {
+    int d1 = jws.indexOf('.');
+    int d2 = jws.indexOf('.', d1 + 1);
+    if (d1 < 0 || d2 < 0 || jws.indexOf('.', d2 + 1) >= 0) {
+      throw new SecurityException("not a compact JWS");
+    }
+    checkHeader(B64URL_DECODER.decode(jws.substring(0, d1)), alg, null);
+    byte[] sig = B64URL_DECODER.decode(jws.substring(d2 + 1));
+    if (signatureBytes != 0 && sig.length != signatureBytes) {
+      throw new SecurityException("an " + alg + " signature is " + signatureBytes + " bytes");
+    }
+    s.update(jws.getBytes(StandardCharsets.US_ASCII), 0, d2);
+    if (!s.verify(sig)) {
+      throw new SecurityException("bad signature");
+    }
+    JsonNode claims = MAPPER.readTree(B64URL_DECODER.decode(jws.substring(d1 + 1, d2)));
+    return checkClaims(claims, nowSeconds());
+  }
 }
