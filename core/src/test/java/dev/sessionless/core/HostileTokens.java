@@ -367,24 +367,16 @@ final class HostileTokens {
 
   /** Raw DEFLATE (no zlib wrapper), as {@code zip: DEF} means. */
   static byte[] deflate(byte[] in) {
-    Deflater d = new Deflater(Deflater.BEST_COMPRESSION, true);
-    try {
-      d.setInput(in);
-      d.finish();
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      byte[] buf = new byte[65536];
-      while (!d.finished()) {
-        out.write(buf, 0, d.deflate(buf));
-      }
-      return out.toByteArray();
-    } finally {
-      d.end();
-    }
+    return compress(in, Deflater.BEST_COMPRESSION, true);
   }
 
   /** The zlib-wrapped form (what {@code zip: DEF} does not mean). */
   static byte[] zlib(byte[] in) {
-    Deflater d = new Deflater(Deflater.DEFAULT_COMPRESSION, false);
+    return compress(in, Deflater.DEFAULT_COMPRESSION, false);
+  }
+
+  private static byte[] compress(byte[] in, int level, boolean raw) {
+    Deflater d = new Deflater(level, raw);
     try {
       d.setInput(in);
       d.finish();
