@@ -13,4 +13,17 @@ package dev.sessionless.core;
 public interface KeySource {
   /** The key set in force now; never {@code null}. */
   KeySet current();
+
+  /**
+   * Told by the codec that a token named a key id the current snapshot does not hold.
+   *
+   * <p>A live source may use this to fetch keys early (a peer may have published a key this
+   * node has not seen yet). The id comes from an unverified token, so it is attacker-controlled:
+   * an implementation must return at once, never block or do I/O on the caller's thread, and
+   * rate-limit whatever it does. The token is rejected whatever happens here; the default does
+   * nothing.
+   *
+   * @param kid the key id the token named, as it appeared in the header
+   */
+  default void unknownKeyId(String kid) {}
 }

@@ -447,6 +447,7 @@ public final class TokenCodec {
     }
     TokenKey key = set.keyOrNull(h.kid);
     if (key == null) {
+      keys.unknownKeyId(h.kid);
       throw new TokenException(Reason.UNKNOWN_KEY, "the key set holds no key with the token's kid");
     }
     Algorithm a = key.algorithm();

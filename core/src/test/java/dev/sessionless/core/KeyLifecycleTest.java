@@ -103,4 +103,23 @@ class KeyLifecycleTest {
     assertThrows(IllegalArgumentException.class,
         () -> KeySet.of(TokenKey.generate("k", Algorithm.HS256), TokenKey.generate("k", Algorithm.HS512)));
   }
+
+  @Test
+  void unknownKidIsReportedToTheSourceAndStillRejected() {
+    FakeClock clock = new FakeClock(ROTATE.minusSeconds(60));
+    String byNext = codec(KeySet.of(next.withLifecycle(T0, T0, null, null)), clock)
+        .encode(Claims.builder().build());
+    java.util.List<String> told = new java.util.ArrayList<>();
+    KeySet only = KeySet.of(old);
+    KeySource source = new KeySource() {
+      @Override public KeySet current() { return only; }
+      @Override public void unknownKeyId(String kid) { told.add(kid); }
+    };
+    TokenCodec codec = codec(source, clock);
+    TokenException e = assertThrows(TokenException.class, () -> codec.decode(byNext));
+    assertEquals(TokenException.Reason.UNKNOWN_KEY, e.reason());
+    assertEquals(java.util.List.of("next"), told);
+    codec.decode(codec.encode(Claims.builder().build()));
+    assertEquals(1, told.size(), "a known kid is not reported");
+  }
 }
