@@ -1,0 +1,436 @@
+package dev.sessionless.core.internal;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The hot-path payload reader: a byte scanner that accepts only a narrow, common shape of
+ * payload and hands everything else to {@link ClaimsReader}'s Jackson path.
+ *
+ * <p>Security note: this class never rejects anything. It either reads the payload completely
+ * and answers {@code true}, with {@code out} filled exactly as the Jackson path would fill it,
+ * or answers {@code false} and the caller reads the payload again with Jackson, which decides
+ * and words any rejection. So its one duty is never to accept what the Jackson path refuses,
+ * and it keeps that duty simple by accepting little:
+ *
+ * <ul>
+ *   <li>no whitespace anywhere, and nothing before the opening or after the closing brace;
+ *   <li>top-level members are only the registered claims {@code iss sub aud exp nbf iat jti}
+ *       and the state claim {@code st}, each at most once, names without escapes;
+ *   <li>{@code iss}, {@code sub}, {@code aud} (a string or an array of strings) and {@code jti}
+ *       are printable ASCII without escapes; NumericDates are plain non-negative integers of at
+ *       most 15 digits without a leading zero;
+ *   <li>the state is a JSON object no deeper than {@link #MAX_STATE_DEPTH}, validated by the
+ *       RFC 8259 grammar (strings checked for control characters and escape syntax, numbers by
+ *       the strict number grammar, literals spelled out). UTF-8 well-formedness is checked by
+ *       the caller before either reader runs.
+ * </ul>
+ *
+ * A differential test runs both readers over mutated payloads and fails if this one accepts
+ * anything the Jackson path refuses or reads it differently.
+ */
+public final class FastClaims {
+  /** Deepest state nesting (the state object itself is 1) this reader follows before handing over. */
+  static final int MAX_STATE_DEPTH = 16;
+  private static final int MAX_NUMBER_CHARS = 40;
+  private static final int MAX_NAME_BYTES = 1024;
+
+  private static final int ISS = 1;
+  private static final int SUB = 2;
+  private static final int AUD = 4;
+  private static final int EXP = 8;
+  private static final int NBF = 16;
+  private static final int IAT = 32;
+  private static final int JTI = 64;
+  private static final int ST = 128;
+
+  /** Printable ASCII, no quote or backslash: the only bytes of a claim string this reader takes. */
+  private static final boolean[] PLAIN = new boolean[128];
+
+  static {
+    for (int c = 0x20; c < 0x7f; c++) {
+      PLAIN[c] = c != '"' && c != '\\';
+    }
+  }
+
+  private FastClaims() {}
+
+  /**
+   * Reads {@code buf[0, len)} into {@code out} if it has the common shape.
+   *
+   * @return {@code true} when {@code out} holds the claims; {@code false} when the payload must
+   *     be read by the Jackson path ({@code out} is then in an unspecified state)
+   */
+  public static boolean tryRead(byte[] buf, int len, char[] issuer, char[] audience, ParsedClaims out) {
+    out.reset();
+    if (len < 2 || buf[0] != '{' || buf[len - 1] != '}') {
+      return false;
+    }
+    int seen = 0;
+    int i = 1;
+    int end = len - 1; // index of the closing brace
+    if (i == end) {
+      return true; // {}: no claims; the codec reports the missing ones
+    }
+    while (true) {
+      // "name":
+      if (i + 4 > end || buf[i] != '"') {
+        return false;
+      }
+      int bit = claim(buf, i + 1, end);
+      if (bit == 0 || (seen & bit) != 0) {
+        return false;
+      }
+      seen |= bit;
+      i += bit == ST ? 4 : 5; // quote, name, quote
+      if (i >= end || buf[i] != ':') {
+        return false;
+      }
+      i++;
+      switch (bit) {
+        case ISS: {
+          int e = plainString(buf, i, end);
+          if (e < 0) {
+            return false;
+          }
+          out.issuerPresent = true;
+          out.issuerMatched = asciiEquals(buf, i + 1, e - 1, issuer);
+          i = e;
+          break;
+        }
+        case AUD: {
+          out.audiencePresent = true;
+          if (i < end && buf[i] == '[') {
+            i++;
+            boolean match = false;
+            if (i < end && buf[i] == ']') {
+              i++;
+            } else {
+              while (true) {
+                int e = plainString(buf, i, end);
+                if (e < 0) {
+                  return false;
+                }
+                match |= asciiEquals(buf, i + 1, e - 1, audience);
+                i = e;
+                if (i < end && buf[i] == ',') {
+                  i++;
+                } else if (i < end && buf[i] == ']') {
+                  i++;
+                  break;
+                } else {
+                  return false;
+                }
+              }
+            }
+            out.audienceMatched = match;
+          } else {
+            int e = plainString(buf, i, end);
+            if (e < 0) {
+              return false;
+            }
+            out.audienceMatched = asciiEquals(buf, i + 1, e - 1, audience);
+            i = e;
+          }
+          break;
+        }
+        case SUB:
+        case JTI: {
+          int e = plainString(buf, i, end);
+          if (e < 0) {
+            return false;
+          }
+          int n = e - i - 2;
+          String s = new String(buf, i + 1, n, StandardCharsets.ISO_8859_1);
+          if (bit == SUB) {
+            out.subject = s;
+          } else {
+            if (n < 1 || n > ClaimsReader.MAX_SESSION_ID) {
+              return false;
+            }
+            out.id = s;
+          }
+          i = e;
+          break;
+        }
+        case EXP:
+        case NBF:
+        case IAT: {
+          int start = i;
+          long v = 0;
+          while (i < end && buf[i] >= '0' && buf[i] <= '9') {
+            v = v * 10 + (buf[i] - '0');
+            i++;
+          }
+          int digits = i - start;
+          if (digits == 0 || digits > 15 || (digits > 1 && buf[start] == '0') || v > ClaimsReader.MAX_NUMERIC_DATE) {
+            return false;
+          }
+          if (bit == EXP) {
+            out.expiresAt = v;
+          } else if (bit == NBF) {
+            out.notBefore = v;
+          } else {
+            out.issuedAt = v;
+          }
+          break;
+        }
+        default: { // ST
+          if (i >= end || buf[i] != '{') {
+            return false;
+          }
+          int e = value(buf, i, end, 1);
+          if (e < 0) {
+            return false;
+          }
+          out.stateStart = i;
+          out.stateEnd = e;
+          i = e;
+        }
+      }
+      if (i == end) {
+        return true;
+      }
+      if (buf[i] != ',') {
+        return false;
+      }
+      i++;
+    }
+  }
+
+  /** The claim bit of the quoted name starting at {@code i} (just after its opening quote), or 0. */
+  private static int claim(byte[] b, int i, int end) {
+    if (i + 2 < end && b[i + 2] == '"') {
+      if (b[i] == 's' && b[i + 1] == 't') {
+        return ST;
+      }
+      return 0;
+    }
+    if (i + 3 >= end || b[i + 3] != '"') {
+      return 0;
+    }
+    int c0 = b[i];
+    int c1 = b[i + 1];
+    int c2 = b[i + 2];
+    switch (c0) {
+      case 'i':
+        if (c1 == 's' && c2 == 's') {
+          return ISS;
+        }
+        return c1 == 'a' && c2 == 't' ? IAT : 0;
+      case 's':
+        return c1 == 'u' && c2 == 'b' ? SUB : 0;
+      case 'a':
+        return c1 == 'u' && c2 == 'd' ? AUD : 0;
+      case 'e':
+        return c1 == 'x' && c2 == 'p' ? EXP : 0;
+      case 'n':
+        return c1 == 'b' && c2 == 'f' ? NBF : 0;
+      case 'j':
+        return c1 == 't' && c2 == 'i' ? JTI : 0;
+      default:
+        return 0;
+    }
+  }
+
+  /** The index after a quoted string of printable ASCII without escapes at {@code i}, or -1. */
+  private static int plainString(byte[] b, int i, int end) {
+    if (i >= end || b[i] != '"') {
+      return -1;
+    }
+    for (int j = i + 1; j < end; j++) {
+      int c = b[j];
+      if (c == '"') {
+        return j + 1;
+      }
+      if (c < 0 || !PLAIN[c]) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean asciiEquals(byte[] b, int from, int to, char[] expected) {
+    if (to - from != expected.length) {
+      return false;
+    }
+    for (int k = 0; k < expected.length; k++) {
+      if (b[from + k] != expected[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Validates one JSON value without whitespace at {@code i}, which is before {@code end}.
+   *
+   * @return the index after the value, or -1 to hand over to the Jackson path
+   */
+  private static int value(byte[] b, int i, int end, int depth) {
+    int c = b[i];
+    switch (c) {
+      case '{': {
+        if (depth > MAX_STATE_DEPTH) {
+          return -1;
+        }
+        i++;
+        if (i < end && b[i] == '}') {
+          return i + 1;
+        }
+        while (true) {
+          int s = i;
+          i = string(b, i, end);
+          if (i < 0 || i - s > MAX_NAME_BYTES || i >= end || b[i] != ':') {
+            return -1;
+          }
+          i++;
+          if (i >= end) {
+            return -1;
+          }
+          i = value(b, i, end, depth + 1);
+          if (i < 0 || i >= end) {
+            return -1;
+          }
+          c = b[i++];
+          if (c == '}') {
+            return i;
+          }
+          if (c != ',') {
+            return -1;
+          }
+        }
+      }
+      case '[': {
+        if (depth > MAX_STATE_DEPTH) {
+          return -1;
+        }
+        i++;
+        if (i < end && b[i] == ']') {
+          return i + 1;
+        }
+        while (true) {
+          if (i >= end) {
+            return -1;
+          }
+          i = value(b, i, end, depth + 1);
+          if (i < 0 || i >= end) {
+            return -1;
+          }
+          c = b[i++];
+          if (c == ']') {
+            return i;
+          }
+          if (c != ',') {
+            return -1;
+          }
+        }
+      }
+      case '"':
+        return string(b, i, end);
+      case 't':
+        return literal(b, i, end, 't', 'r', 'u', 'e');
+      case 'f':
+        return i + 5 <= end && b[i + 1] == 'a' && b[i + 2] == 'l' && b[i + 3] == 's' && b[i + 4] == 'e' ? i + 5 : -1;
+      case 'n':
+        return literal(b, i, end, 'n', 'u', 'l', 'l');
+      default:
+        return number(b, i, end);
+    }
+  }
+
+  private static int literal(byte[] b, int i, int end, char c0, char c1, char c2, char c3) {
+    if (i + 4 > end || b[i] != c0 || b[i + 1] != c1 || b[i + 2] != c2 || b[i + 3] != c3) {
+      return -1;
+    }
+    return i + 4;
+  }
+
+  /** A string at {@code i} (its opening quote): control characters refused, escapes checked. */
+  private static int string(byte[] b, int i, int end) {
+    if (i >= end || b[i] != '"') {
+      return -1;
+    }
+    for (int j = i + 1; j < end; j++) {
+      int c = b[j];
+      if (c == '"') {
+        return j + 1;
+      }
+      if (c >= 0 && c < 0x20) {
+        return -1;
+      }
+      if (c == '\\') {
+        if (++j >= end) {
+          return -1;
+        }
+        switch (b[j]) {
+          case '"':
+          case '\\':
+          case '/':
+          case 'b':
+          case 'f':
+          case 'n':
+          case 'r':
+          case 't':
+            break;
+          case 'u':
+            if (j + 4 >= end || !hex(b[j + 1]) || !hex(b[j + 2]) || !hex(b[j + 3]) || !hex(b[j + 4])) {
+              return -1;
+            }
+            j += 4;
+            break;
+          default:
+            return -1;
+        }
+      }
+      // Other bytes, non-ASCII included, are string content; the caller checked UTF-8.
+    }
+    return -1;
+  }
+
+  private static boolean hex(byte c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  }
+
+  /** A number by RFC 8259's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
+  private static int number(byte[] b, int i, int end) {
+    int start = i;
+    if (b[i] == '-') {
+      i++;
+    }
+    if (i >= end) {
+      return -1;
+    }
+    if (b[i] == '0') {
+      i++;
+    } else if (b[i] >= '1' && b[i] <= '9') {
+      while (i < end && b[i] >= '0' && b[i] <= '9') {
+        i++;
+      }
+    } else {
+      return -1;
+    }
+    if (i < end && b[i] == '.') {
+      int d = ++i;
+      while (i < end && b[i] >= '0' && b[i] <= '9') {
+        i++;
+      }
+      if (i == d) {
+        return -1;
+      }
+    }
+    if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+      i++;
+      if (i < end && (b[i] == '+' || b[i] == '-')) {
+        i++;
+      }
+      int d = i;
+      while (i < end && b[i] >= '0' && b[i] <= '9') {
+        i++;
+      }
+      if (i == d) {
+        return -1;
+      }
+    }
+    return i - start > MAX_NUMBER_CHARS ? -1 : i;
+  }
+}

@@ -1,0 +1,151 @@
+package dev.sessionless.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.sessionless.core.TokenException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Holds the hot-path payload scanner to the Jackson reader: whatever {@link FastClaims} accepts,
+ * the Jackson path must accept too and read the same way; whatever it hands over, Jackson decides.
+ */
+class FastClaimsDifferentialTest {
+  static final char[] ISS = "https://issuer.example".toCharArray();
+  static final char[] AUD = "app".toCharArray();
+
+  static final String TYPICAL = "{\"iss\":\"https://issuer.example\",\"aud\":\"app\",\"sub\":\"user-42\","
+      + "\"iat\":1790000000,\"exp\":1790001800,\"jti\":\"AAECAwQFBgcICQoLDA0ODw\","
+      + "\"st\":{\"locale\":\"en-GB\",\"cart\":[{\"sku\":\"SKU-1001\",\"qty\":1},{\"sku\":\"SKU-1002\",\"qty\":2.5e-3}],"
+      + "\"flags\":{\"beta\":true,\"old\":false,\"none\":null},\"note\":\"caf\u00e9 \\u00e9\\n\\\"q\\\"\",\"n\":-0.0}}";
+
+  static final List<String> SEEDS = List.of(
+      TYPICAL,
+      "{\"iss\":\"https://issuer.example\",\"aud\":[\"other\",\"app\"],\"iat\":1,\"exp\":2,\"nbf\":0,\"jti\":\"x\"}",
+      "{\"aud\":[],\"iss\":\"nope\",\"exp\":253402300799,\"jti\":\"x\",\"st\":{}}",
+      "{\"iss\":\"https://issuer.example\",\"aud\":\"app\",\"iat\":1790000000,\"exp\":1790001800,\"jti\":\"j\","
+          + "\"st\":{\"a\":[[[[[[1]]]]]],\"b\":{\"c\":{\"d\":\"\\ud83d\\ude00\"}},\"e\":[],\"f\":\"\"}}",
+      "{}");
+
+  static ParsedClaims fast(String json) {
+    byte[] b = json.getBytes(StandardCharsets.UTF_8);
+    ParsedClaims out = new ParsedClaims();
+    return FastClaims.tryRead(b, b.length, ISS, AUD, out) ? out : null;
+  }
+
+  /** The Jackson path's reading, or null when it rejects. */
+  static ParsedClaims jackson(byte[] b) {
+    ParsedClaims out = new ParsedClaims();
+    try {
+      ClaimsReader.readWithJackson(b, b.length, ISS, AUD, out);
+      return out;
+    } catch (TokenException e) {
+      return null;
+    }
+  }
+
+  static String describe(ParsedClaims c) {
+    return c.subject + "|" + c.id + "|" + c.issuedAt + "|" + c.expiresAt + "|" + c.notBefore + "|"
+        + c.issuerPresent + c.issuerMatched + "|" + c.audiencePresent + c.audienceMatched + "|"
+        + c.stateStart + "-" + c.stateEnd;
+  }
+
+  /** Fails unless the fast path, when it accepts, agrees with Jackson; answers whether it accepted. */
+  static boolean agree(byte[] b) {
+    ParsedClaims f = new ParsedClaims();
+    if (!FastClaims.tryRead(b, b.length, ISS, AUD, f)) {
+      return false;
+    }
+    ParsedClaims j = jackson(b);
+    if (j == null) {
+      fail("the fast path accepted what Jackson rejects: " + new String(b, StandardCharsets.UTF_8));
+    }
+    assertEquals(describe(j), describe(f), () -> "readings differ for " + new String(b, StandardCharsets.UTF_8));
+    return true;
+  }
+
+  @Test
+  void typicalPayloadsTakeTheFastPathAndReadAsJacksonReadsThem() {
+    for (String seed : SEEDS) {
+      assertTrue(agree(seed.getBytes(StandardCharsets.UTF_8)), seed);
+    }
+    ParsedClaims c = fast(TYPICAL);
+    assertEquals("user-42", c.subject);
+    assertEquals(1790001800L, c.expiresAt);
+    assertTrue(c.issuerMatched && c.audienceMatched);
+    assertEquals('{', TYPICAL.charAt(c.stateStart));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      " {}", "{} ", "{\"exp\":01}", "{\"exp\":-1}", "{\"exp\":1.0}", "{\"exp\":1e3}", "{\"exp\":\"1\"}",
+      "{\"exp\":null}", "{\"exp\":9999999999999999}", "{\"exp\":1,\"exp\":1}", "{\"\\u0065xp\":1}",
+      "{\"iss\":\"a\\u0062\"}", "{\"iss\":\"caf\u00e9\"}", "{\"jti\":\"\"}", "{\"other\":1}",
+      "{\"st\":[]}", "{\"st\":{\"a\":1.}}", "{\"st\":{\"a\":.5}}", "{\"st\":{\"a\":01}}", "{\"st\":{\"a\":+1}}",
+      "{\"st\":{\"a\":\"\\x\"}}", "{\"st\":{\"a\":\"\\u12G4\"}}", "{\"st\":{\"a\":tru}}", "{\"st\":{\"a\":nul}}",
+      "{\"st\":{\"a\":1,}}", "{\"st\":{\"a\":[1,]}}", "{\"st\":{,}}", "{\"st\":{\"a\"}}", "{\"st\":{\"a\" :1}}",
+      "{\"st\":{\"a\":\"\t\"}}", "{\"st\":{\"a\":NaN}}", "{\"st\":{\"a\":1}}x", "{\"st\":{\"a\":1}",
+      "{\"aud\":[\"app\",]}", "{\"aud\":[1]}", "{\"aud\":{}}", "{\"st\":{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}}"})
+  void oddPayloadsAreHandedToJackson(String json) {
+    assertFalse(agree(json.getBytes(StandardCharsets.UTF_8)), "the fast path should hand over " + json);
+  }
+
+  @Test
+  void mutatedPayloadsAreNeverAcceptedByTheFastPathAloneNorReadDifferently() {
+    long seed = Long.getLong("sessionless.fuzz.seed", 20261123L);
+    Random random = new Random(seed);
+    byte[] alphabet = "{}[]\",:\\/-+.0123456789eEtrufalsn u\u00e9\tx".getBytes(StandardCharsets.UTF_8);
+    int accepted = 0;
+    int runs = 200_000;
+    for (int r = 0; r < runs; r++) {
+      byte[] b = SEEDS.get(random.nextInt(SEEDS.size())).getBytes(StandardCharsets.UTF_8);
+      int edits = 1 + random.nextInt(3);
+      for (int e = 0; e < edits && b.length > 0; e++) {
+        int at = random.nextInt(b.length);
+        switch (random.nextInt(4)) {
+          case 0: // replace a byte
+            b[at] = alphabet[random.nextInt(alphabet.length)];
+            break;
+          case 1: { // delete a span
+            int n = Math.min(b.length - at, 1 + random.nextInt(4));
+            byte[] c = new byte[b.length - n];
+            System.arraycopy(b, 0, c, 0, at);
+            System.arraycopy(b, at + n, c, at, b.length - at - n);
+            b = c;
+            break;
+          }
+          case 2: { // insert a byte
+            byte[] c = new byte[b.length + 1];
+            System.arraycopy(b, 0, c, 0, at);
+            c[at] = alphabet[random.nextInt(alphabet.length)];
+            System.arraycopy(b, at, c, at + 1, b.length - at);
+            b = c;
+            break;
+          }
+          default: { // duplicate a span in place
+            int n = Math.min(b.length - at, 1 + random.nextInt(12));
+            byte[] c = Arrays.copyOf(b, b.length + n);
+            System.arraycopy(b, at, c, at + n, b.length - at);
+            b = c;
+          }
+        }
+      }
+      if (!Utf8.isValid(b, 0, b.length)) {
+        continue; // the codec refuses these before either reader runs
+      }
+      if (agree(b)) {
+        accepted++;
+      }
+    }
+    // The mutants the fast path accepts are what gives this test teeth; make sure there are many.
+    assertTrue(accepted > runs / 20, "only " + accepted + " mutants took the fast path (seed " + seed + ")");
+  }
+}
