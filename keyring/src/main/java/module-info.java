@@ -9,6 +9,9 @@
 module dev.sessionless.keyring {
   requires transitive dev.sessionless.core;
   requires java.net.http;
+  requires com.fasterxml.jackson.databind;
+  requires org.bouncycastle.provider;
+  requires org.bouncycastle.pkix;
 
   exports dev.sessionless.keyring;
 }

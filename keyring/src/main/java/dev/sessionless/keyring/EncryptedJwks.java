@@ -1,0 +1,574 @@
+package dev.sessionless.keyring;
+
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.keyring.KeyringException.Reason;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.Set;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.PBEKeySpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Encrypts a whole key set (secrets included) into one compact JWE, and back: the format of an
+ * encrypted key file.
+ *
+ * <p>Two ways to protect the file:
+ *
+ * <ul>
+ *   <li><b>A password</b>: {@code alg} {@code PBES2-HS512+A256KW} (RFC 7518 section 4.8). The
+ *       key-encryption key is derived with PBKDF2-HMAC-SHA512 from the password (as UTF-8, not
+ *       normalized), a random 16-byte salt ({@code p2s}) and an iteration count ({@code p2c}).
+ *   <li><b>A key-encryption key (KEK)</b>: {@code alg} {@code A256KW} (RFC 7518 section 4.4),
+ *       a random 32-byte AES key held elsewhere (a secret store, an environment variable).
+ * </ul>
+ *
+ * <p>Either way the content (the JWKS of {@link KeySet#toJwksWithSecrets()}) is encrypted with
+ * a fresh random 256-bit content key under {@code enc} {@code A256GCM}, and the header says
+ * {@code cty} {@code jwk-set+json}. Any JOSE library that supports these algorithms (jose4j,
+ * Nimbus) reads and writes the same files.
+ *
+ * <p><b>Security.</b> Decryption checks every header member before doing any work: only the
+ * expected {@code alg} and {@code enc}, no {@code zip}, no {@code crit}, no unknown members,
+ * and an iteration count between {@value #MIN_ITERATIONS} and the caller's maximum (by default
+ * {@value #DEFAULT_MAX_ITERATIONS}), so a hostile file cannot make PBKDF2 run for minutes. Input
+ * over {@value #MAX_INPUT_CHARS} characters is refused unread. Wrong passwords and altered files
+ * are indistinguishable ({@link Reason#DECRYPTION_FAILED}). Intermediate keys and decrypted bytes
+ * are zeroed once used; the caller's password and KEK arrays are left for the caller to clear.
+ * Key material exists for a short while as a {@link String}, because {@link KeySet} reads and
+ * writes JSON text; a JVM cannot erase a string.
+ *
+ * <p><b>Limits.</b> A password is only as strong as its entropy: PBKDF2 slows guessing, it does
+ * not make a weak password strong. Passwords are not Unicode-normalized, so type them the same
+ * way everywhere.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class EncryptedJwks {
+  /** The password-based key management algorithm written and accepted. */
+  static final String PBES2_ALG = "PBES2-HS512+A256KW";
+  /** The key-wrap algorithm written and accepted for a raw key-encryption key. */
+  static final String KW_ALG = "A256KW";
+  /** The content encryption written and accepted. */
+  static final String ENC = "A256GCM";
+  /** The content type written. */
+  static final String CTY = "jwk-set+json";
+
+  /**
+   * The default PBKDF2 iteration count: 600,000, OWASP's 2023 recommendation for
+   * PBKDF2-HMAC-SHA256 and more than its 210,000 for SHA-512. Deriving takes roughly half a
+   * second on a server core, once per load, which is cheap for a key file and expensive for
+   * someone guessing passwords.
+   */
+  public static final int DEFAULT_ITERATIONS = 600_000;
+  /** The least iteration count {@link #encrypt(KeySet, char[], int)} writes. */
+  public static final int MIN_WRITE_ITERATIONS = 100_000;
+  /** The greatest iteration count {@link #encrypt(KeySet, char[], int)} writes. */
+  public static final int MAX_WRITE_ITERATIONS = 10_000_000;
+  /** The greatest iteration count decryption accepts unless the caller allows more. */
+  public static final int DEFAULT_MAX_ITERATIONS = 2_000_000;
+  /** The least iteration count decryption accepts: fewer means the file protects nothing. */
+  public static final int MIN_ITERATIONS = 1_000;
+  /** The least password length, in characters, that encryption accepts. */
+  public static final int MIN_PASSWORD_CHARS = 12;
+  /** The size of a key-encryption key for {@code A256KW}, in bytes. */
+  public static final int KEK_BYTES = 32;
+  /** The longest input, in characters, that decryption reads (1 MiB). */
+  public static final int MAX_INPUT_CHARS = 1 << 20;
+
+  private static final int SALT_BYTES = 16;
+  private static final int MIN_SALT_BYTES = 8;
+  private static final int MAX_SALT_BYTES = 1024;
+  private static final int MAX_HEADER_CHARS = 4096;
+  private static final int CEK_BYTES = 32;
+  private static final int WRAPPED_CEK_BYTES = CEK_BYTES + 8;
+  private static final int IV_BYTES = 12;
+  private static final int TAG_BYTES = 16;
+  private static final Set<String> PBES2_MEMBERS = Set.of("alg", "enc", "cty", "p2s", "p2c", "kid", "typ");
+  private static final Set<String> KW_MEMBERS = Set.of("alg", "enc", "cty", "kid", "typ");
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .build();
+  private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+
+  private EncryptedJwks() {}
+
+  // ---- encrypt ------------------------------------------------------------------------------
+
+  /**
+   * Encrypts {@code keys}, secrets included, under a password with {@value #DEFAULT_ITERATIONS}
+   * PBKDF2 iterations.
+   *
+   * <p><b>Security.</b> The result is only as safe as the password; use a long random one.
+   * The password array is not cleared; clear it when done.
+   *
+   * @param keys the key set to protect
+   * @param password at least {@value #MIN_PASSWORD_CHARS} characters
+   * @return a compact JWE ({@code PBES2-HS512+A256KW}, {@code A256GCM})
+   * @throws KeyringException {@link Reason#UNSAFE_PARAMETERS} if the password is too short
+   */
+  public static String encrypt(KeySet keys, char[] password) {
+    return encrypt(keys, password, DEFAULT_ITERATIONS);
+  }
+
+  /**
+   * Encrypts {@code keys}, secrets included, under a password with the given PBKDF2 iteration
+   * count.
+   *
+   * <p><b>Security.</b> More iterations make guessing slower and every load slower; readers
+   * refuse more than {@value #DEFAULT_MAX_ITERATIONS} unless configured otherwise.
+   *
+   * @param keys the key set to protect
+   * @param password at least {@value #MIN_PASSWORD_CHARS} characters
+   * @param iterations from {@value #MIN_WRITE_ITERATIONS} to {@value #MAX_WRITE_ITERATIONS}
+   * @return a compact JWE ({@code PBES2-HS512+A256KW}, {@code A256GCM})
+   * @throws KeyringException {@link Reason#UNSAFE_PARAMETERS} if the password is too short or
+   *     the iteration count out of bounds
+   */
+  public static String encrypt(KeySet keys, char[] password, int iterations) {
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(password, "password");
+    if (password.length < MIN_PASSWORD_CHARS) {
+      throw new KeyringException(Reason.UNSAFE_PARAMETERS,
+          "the password is shorter than " + MIN_PASSWORD_CHARS + " characters: use a longer one");
+    }
+    if (iterations < MIN_WRITE_ITERATIONS || iterations > MAX_WRITE_ITERATIONS) {
+      throw new KeyringException(Reason.UNSAFE_PARAMETERS,
+          "the PBKDF2 iteration count " + iterations + " is outside " + MIN_WRITE_ITERATIONS
+              + ".." + MAX_WRITE_ITERATIONS);
+    }
+    byte[] salt = new byte[SALT_BYTES];
+    RANDOM.nextBytes(salt);
+    ObjectNode header = JSON.createObjectNode()
+        .put("alg", PBES2_ALG).put("enc", ENC).put("cty", CTY)
+        .put("p2s", B64.encodeToString(salt)).put("p2c", iterations);
+    byte[] kek = pbkdf2(password, salt, iterations);
+    try {
+      return seal(keys, header, kek);
+    } finally {
+      Arrays.fill(kek, (byte) 0);
+    }
+  }
+
+  /**
+   * Encrypts {@code keys}, secrets included, under a 32-byte AES key-encryption key.
+   *
+   * <p><b>Security.</b> The KEK must be random (not a password) and kept apart from the file.
+   * The array is not cleared; clear it when done.
+   *
+   * @param keys the key set to protect
+   * @param keyEncryptionKey exactly {@value #KEK_BYTES} random bytes
+   * @return a compact JWE ({@code A256KW}, {@code A256GCM})
+   * @throws KeyringException {@link Reason#UNSAFE_PARAMETERS} if the KEK is not 32 bytes
+   */
+  public static String encrypt(KeySet keys, byte[] keyEncryptionKey) {
+    Objects.requireNonNull(keys, "keys");
+    checkKek(keyEncryptionKey);
+    ObjectNode header = JSON.createObjectNode().put("alg", KW_ALG).put("enc", ENC).put("cty", CTY);
+    return seal(keys, header, keyEncryptionKey);
+  }
+
+  private static String seal(KeySet keys, ObjectNode header, byte[] kek) {
+    String protectedHeader = B64.encodeToString(header.toString().getBytes(StandardCharsets.UTF_8));
+    byte[] cek = new byte[CEK_BYTES];
+    byte[] iv = new byte[IV_BYTES];
+    RANDOM.nextBytes(cek);
+    RANDOM.nextBytes(iv);
+    byte[] plaintext = keys.toJwksWithSecrets().getBytes(StandardCharsets.UTF_8);
+    try {
+      Cipher wrap = Cipher.getInstance("AESWrap");
+      wrap.init(Cipher.WRAP_MODE, new SecretKeySpec(kek, "AES"));
+      byte[] wrapped = wrap.wrap(new SecretKeySpec(cek, "AES"));
+      Cipher gcm = Cipher.getInstance("AES/GCM/NoPadding");
+      gcm.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(cek, "AES"), new GCMParameterSpec(TAG_BYTES * 8, iv));
+      gcm.updateAAD(protectedHeader.getBytes(StandardCharsets.US_ASCII));
+      byte[] sealed = gcm.doFinal(plaintext);
+      int ctLen = sealed.length - TAG_BYTES;
+      return protectedHeader + '.' + B64.encodeToString(wrapped) + '.' + B64.encodeToString(iv) + '.'
+          + B64.encodeToString(Arrays.copyOfRange(sealed, 0, ctLen)) + '.'
+          + B64.encodeToString(Arrays.copyOfRange(sealed, ctLen, sealed.length));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JVM lacks AES key wrap or AES-GCM", e);
+    } finally {
+      Arrays.fill(cek, (byte) 0);
+      Arrays.fill(plaintext, (byte) 0);
+    }
+  }
+
+  // ---- decrypt ------------------------------------------------------------------------------
+
+  /**
+   * Decrypts a key file made with a password, accepting up to {@value #DEFAULT_MAX_ITERATIONS}
+   * PBKDF2 iterations.
+   *
+   * <p><b>Security.</b> All header checks run before PBKDF2; see the class description. The
+   * password array is not cleared; clear it when done.
+   *
+   * @param jwe the compact JWE, surrounding white space allowed
+   * @param password the password it was encrypted with
+   * @return the key set
+   * @throws KeyringException {@link Reason#MALFORMED} if it is not a compact JWE of the expected
+   *     algorithms or the content is not a valid key set; {@link Reason#UNSAFE_PARAMETERS} if the
+   *     iteration count or salt is out of bounds, or the password is empty; {@link
+   *     Reason#DECRYPTION_FAILED} if the password is wrong, the file was altered, or it was
+   *     encrypted with a key-encryption key instead
+   */
+  public static KeySet decrypt(String jwe, char[] password) {
+    return decrypt(jwe, password, DEFAULT_MAX_ITERATIONS);
+  }
+
+  /**
+   * Decrypts a key file made with a password, accepting up to {@code maxIterations} PBKDF2
+   * iterations.
+   *
+   * <p><b>Security.</b> {@code maxIterations} bounds the work a file can demand before its
+   * password is checked: raise it only for files you made yourself.
+   *
+   * @param jwe the compact JWE, surrounding white space allowed
+   * @param password the password it was encrypted with
+   * @param maxIterations the greatest {@code p2c} accepted, from {@value #MIN_ITERATIONS} to
+   *     {@value #MAX_WRITE_ITERATIONS}
+   * @return the key set
+   * @throws IllegalArgumentException if {@code maxIterations} is out of bounds
+   * @throws KeyringException as {@link #decrypt(String, char[])}
+   */
+  public static KeySet decrypt(String jwe, char[] password, int maxIterations) {
+    Objects.requireNonNull(jwe, "jwe");
+    Objects.requireNonNull(password, "password");
+    if (maxIterations < MIN_ITERATIONS || maxIterations > MAX_WRITE_ITERATIONS) {
+      throw new IllegalArgumentException("maxIterations must be in " + MIN_ITERATIONS + ".."
+          + MAX_WRITE_ITERATIONS + ", got " + maxIterations);
+    }
+    Compact c = Compact.parse(jwe);
+    String alg = c.alg();
+    if (KW_ALG.equals(alg)) {
+      throw new KeyringException(Reason.DECRYPTION_FAILED,
+          "the key file is encrypted with a key-encryption key (A256KW), not a password");
+    }
+    if (!PBES2_ALG.equals(alg)) {
+      throw unsupportedAlg(alg);
+    }
+    c.checkHeader(PBES2_MEMBERS);
+    JsonNode p2c = c.header.get("p2c");
+    if (p2c == null || !p2c.isIntegralNumber()) {
+      throw new KeyringException(Reason.MALFORMED, "the key file header has no integer \"p2c\"");
+    }
+    if (!p2c.canConvertToInt() || p2c.intValue() > maxIterations) {
+      throw new KeyringException(Reason.UNSAFE_PARAMETERS,
+          "the key file asks for more than " + maxIterations + " PBKDF2 iterations: refused");
+    }
+    int iterations = p2c.intValue();
+    if (iterations < MIN_ITERATIONS) {
+      throw new KeyringException(Reason.UNSAFE_PARAMETERS,
+          "the key file uses fewer than " + MIN_ITERATIONS + " PBKDF2 iterations: refused");
+    }
+    JsonNode p2s = c.header.get("p2s");
+    if (p2s == null || !p2s.isTextual()) {
+      throw new KeyringException(Reason.MALFORMED, "the key file header has no string \"p2s\"");
+    }
+    byte[] salt = decode(p2s.textValue(), "p2s");
+    if (salt.length < MIN_SALT_BYTES) {
+      throw new KeyringException(Reason.UNSAFE_PARAMETERS,
+          "the key file uses a salt shorter than " + MIN_SALT_BYTES + " bytes: refused");
+    }
+    if (salt.length > MAX_SALT_BYTES) {
+      throw new KeyringException(Reason.MALFORMED, "the key file's salt is implausibly long");
+    }
+    if (password.length == 0) {
+      throw new KeyringException(Reason.UNSAFE_PARAMETERS, "the password is empty");
+    }
+    byte[] kek = pbkdf2(password, salt, iterations);
+    try {
+      return c.open(kek);
+    } finally {
+      Arrays.fill(kek, (byte) 0);
+    }
+  }
+
+  /**
+   * Decrypts a key file made with a 32-byte key-encryption key.
+   *
+   * <p><b>Security.</b> The header is checked before any decryption; the KEK array is not
+   * cleared.
+   *
+   * @param jwe the compact JWE, surrounding white space allowed
+   * @param keyEncryptionKey the {@value #KEK_BYTES}-byte key it was encrypted with
+   * @return the key set
+   * @throws KeyringException {@link Reason#MALFORMED} if it is not a compact JWE of the expected
+   *     algorithms or the content is not a valid key set; {@link Reason#UNSAFE_PARAMETERS} if
+   *     the KEK is not 32 bytes; {@link Reason#DECRYPTION_FAILED} if the KEK is wrong, the file
+   *     was altered, or it was encrypted with a password instead
+   */
+  public static KeySet decrypt(String jwe, byte[] keyEncryptionKey) {
+    Objects.requireNonNull(jwe, "jwe");
+    checkKek(keyEncryptionKey);
+    Compact c = Compact.parse(jwe);
+    String alg = c.alg();
+    if (PBES2_ALG.equals(alg)) {
+      throw new KeyringException(Reason.DECRYPTION_FAILED,
+          "the key file is encrypted with a password (PBES2), not a key-encryption key");
+    }
+    if (!KW_ALG.equals(alg)) {
+      throw unsupportedAlg(alg);
+    }
+    c.checkHeader(KW_MEMBERS);
+    return c.open(keyEncryptionKey);
+  }
+
+  /**
+   * Whether {@code content} looks like an encrypted key file: after trimming, five
+   * dot-separated base64url segments (a compact JWE), as opposed to a JSON document.
+   *
+   * <p>A cheap shape test that decrypts nothing: a {@code true} answer does not mean the
+   * content is valid.
+   *
+   * @param content a key file's content
+   * @return whether to decrypt it rather than parse it as JSON
+   */
+  public static boolean isEncrypted(String content) {
+    Objects.requireNonNull(content, "content");
+    String s = content.strip();
+    if (s.isEmpty() || s.charAt(0) == '{' || s.length() > MAX_INPUT_CHARS) {
+      return false;
+    }
+    int dots = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      if (ch == '.') {
+        dots++;
+      } else if (!isBase64Url(ch)) {
+        return false;
+      }
+    }
+    return dots == 4 && s.charAt(0) != '.';
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private static KeyringException unsupportedAlg(String alg) {
+    return new KeyringException(Reason.MALFORMED, "the key file uses the unsupported algorithm \""
+        + printable(alg) + "\"; expected " + PBES2_ALG + " or " + KW_ALG);
+  }
+
+  private static void checkKek(byte[] kek) {
+    Objects.requireNonNull(kek, "keyEncryptionKey");
+    if (kek.length != KEK_BYTES) {
+      throw new KeyringException(Reason.UNSAFE_PARAMETERS,
+          "a key-encryption key must be exactly " + KEK_BYTES + " bytes, got " + kek.length);
+    }
+  }
+
+  private static byte[] pbkdf2(char[] password, byte[] salt, int iterations) {
+    byte[] saltInput = new byte[PBES2_ALG.length() + 1 + salt.length];
+    byte[] alg = PBES2_ALG.getBytes(StandardCharsets.US_ASCII);
+    System.arraycopy(alg, 0, saltInput, 0, alg.length);
+    System.arraycopy(salt, 0, saltInput, alg.length + 1, salt.length);
+    PBEKeySpec spec = new PBEKeySpec(password, saltInput, iterations, CEK_BYTES * 8);
+    try {
+      return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA512").generateSecret(spec).getEncoded();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JVM lacks PBKDF2WithHmacSHA512", e);
+    } finally {
+      spec.clearPassword();
+    }
+  }
+
+  private static boolean isBase64Url(char ch) {
+    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')
+        || ch == '-' || ch == '_';
+  }
+
+  /** Strict base64url: no padding, no white space, canonical trailing bits. */
+  private static byte[] decode(String s, String what) {
+    for (int i = 0; i < s.length(); i++) {
+      if (!isBase64Url(s.charAt(i))) {
+        throw new KeyringException(Reason.MALFORMED, "the key file's " + what + " is not base64url");
+      }
+    }
+    byte[] b;
+    try {
+      b = Base64.getUrlDecoder().decode(s);
+    } catch (IllegalArgumentException e) {
+      throw new KeyringException(Reason.MALFORMED, "the key file's " + what + " is not base64url");
+    }
+    if (!B64.encodeToString(b).equals(s)) {
+      throw new KeyringException(Reason.MALFORMED, "the key file's " + what + " is not canonical base64url");
+    }
+    return b;
+  }
+
+  private static String printable(String s) {
+    if (s == null) {
+      return "(none)";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < s.length() && i < 40; i++) {
+      char ch = s.charAt(i);
+      sb.append(ch >= 0x20 && ch < 0x7f ? ch : '?');
+    }
+    return sb.toString();
+  }
+
+  /** The five parts of a compact JWE, the header parsed and nothing decrypted yet. */
+  private static final class Compact {
+    final String protectedHeader;
+    final ObjectNode header;
+    final String[] parts;
+
+    private Compact(String[] parts, ObjectNode header) {
+      this.parts = parts;
+      this.protectedHeader = parts[0];
+      this.header = header;
+    }
+
+    static Compact parse(String jwe) {
+      if (jwe.length() > MAX_INPUT_CHARS) {
+        throw new KeyringException(Reason.MALFORMED,
+            "the key file is larger than " + MAX_INPUT_CHARS + " characters: refused unread");
+      }
+      String s = jwe.strip();
+      String[] parts = s.split("\\.", -1);
+      if (parts.length != 5) {
+        throw new KeyringException(Reason.MALFORMED,
+            "an encrypted key file must be a compact JWE of five dot-separated parts, found " + parts.length);
+      }
+      if (parts[0].length() > MAX_HEADER_CHARS) {
+        throw new KeyringException(Reason.MALFORMED, "the key file header is too long");
+      }
+      byte[] headerBytes = decode(parts[0], "header");
+      JsonNode node;
+      try {
+        node = JSON.readTree(headerBytes);
+      } catch (java.io.IOException e) {
+        // Jackson's message may quote the input; the header holds no secret, but keep it short.
+        throw new KeyringException(Reason.MALFORMED, "the key file header is not valid JSON (or repeats a member)");
+      }
+      if (node == null || !node.isObject()) {
+        throw new KeyringException(Reason.MALFORMED, "the key file header is not a JSON object");
+      }
+      return new Compact(parts, (ObjectNode) node);
+    }
+
+    String alg() {
+      JsonNode alg = header.get("alg");
+      if (alg == null || !alg.isTextual()) {
+        throw new KeyringException(Reason.MALFORMED, "the key file header has no string \"alg\"");
+      }
+      return alg.textValue();
+    }
+
+    void checkHeader(Set<String> allowed) {
+      if (header.has("crit")) {
+        throw new KeyringException(Reason.MALFORMED, "the key file header has \"crit\": refused");
+      }
+      if (header.has("zip")) {
+        throw new KeyringException(Reason.MALFORMED, "the key file header asks for compression (\"zip\"): refused");
+      }
+      for (Iterator<String> it = header.fieldNames(); it.hasNext(); ) {
+        String name = it.next();
+        if (!allowed.contains(name)) {
+          throw new KeyringException(Reason.MALFORMED,
+              "the key file header has the unexpected member \"" + printable(name) + "\"");
+        }
+      }
+      JsonNode enc = header.get("enc");
+      if (enc == null || !ENC.equals(enc.textValue())) {
+        throw new KeyringException(Reason.MALFORMED, "the key file header must say \"enc\": \"" + ENC + "\"");
+      }
+      JsonNode cty = header.get("cty");
+      if (cty != null) {
+        String t = cty.isTextual() ? cty.textValue().toLowerCase(java.util.Locale.ROOT) : "";
+        if (!t.equals(CTY) && !t.equals("application/" + CTY)) {
+          throw new KeyringException(Reason.MALFORMED, "the key file's content type is not " + CTY);
+        }
+      }
+      for (String name : new String[] {"kid", "typ"}) {
+        JsonNode v = header.get(name);
+        if (v != null && !v.isTextual()) {
+          throw new KeyringException(Reason.MALFORMED, "the key file header member \"" + name + "\" is not a string");
+        }
+      }
+    }
+
+    /** Unwraps the content key with {@code kek}, decrypts and parses the key set. */
+    KeySet open(byte[] kek) {
+      byte[] wrapped = decode(parts[1], "encrypted key");
+      byte[] iv = decode(parts[2], "initialization vector");
+      byte[] ciphertext = decode(parts[3], "ciphertext");
+      byte[] tag = decode(parts[4], "authentication tag");
+      if (wrapped.length != WRAPPED_CEK_BYTES || iv.length != IV_BYTES || tag.length != TAG_BYTES
+          || ciphertext.length == 0) {
+        throw new KeyringException(Reason.MALFORMED,
+            "the key file's encrypted key, initialization vector or tag has the wrong length");
+      }
+      byte[] cek = null;
+      byte[] plaintext = null;
+      try {
+        Cipher unwrap = Cipher.getInstance("AESWrap");
+        unwrap.init(Cipher.UNWRAP_MODE, new SecretKeySpec(kek, "AES"));
+        try {
+          cek = unwrap.unwrap(wrapped, "AES", Cipher.SECRET_KEY).getEncoded();
+        } catch (java.security.InvalidKeyException e) {
+          throw decryptionFailed();
+        }
+        if (cek.length != CEK_BYTES) {
+          throw decryptionFailed();
+        }
+        Cipher gcm = Cipher.getInstance("AES/GCM/NoPadding");
+        gcm.init(Cipher.DECRYPT_MODE, new SecretKeySpec(cek, "AES"), new GCMParameterSpec(TAG_BYTES * 8, iv));
+        gcm.updateAAD(protectedHeader.getBytes(StandardCharsets.US_ASCII));
+        byte[] sealed = new byte[ciphertext.length + TAG_BYTES];
+        System.arraycopy(ciphertext, 0, sealed, 0, ciphertext.length);
+        System.arraycopy(tag, 0, sealed, ciphertext.length, TAG_BYTES);
+        try {
+          plaintext = gcm.doFinal(sealed);
+        } catch (AEADBadTagException e) {
+          throw decryptionFailed();
+        }
+        return parseKeySet(plaintext);
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("this JVM lacks AES key wrap or AES-GCM", e);
+      } finally {
+        if (cek != null) {
+          Arrays.fill(cek, (byte) 0);
+        }
+        if (plaintext != null) {
+          Arrays.fill(plaintext, (byte) 0);
+        }
+        Arrays.fill(ciphertext, (byte) 0);
+      }
+    }
+
+    private static KeySet parseKeySet(byte[] plaintext) {
+      try {
+        return KeySet.fromJwks(new String(plaintext, StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException e) {
+        // Core's messages name kids and members, never values.
+        throw new KeyringException(Reason.MALFORMED,
+            "the key file decrypts, but its content is not a valid key set: " + e.getMessage());
+      }
+    }
+
+    private static KeyringException decryptionFailed() {
+      return new KeyringException(Reason.DECRYPTION_FAILED,
+          "the key file does not decrypt: wrong password or key-encryption key, or the file was altered");
+    }
+  }
+}
