@@ -53,21 +53,6 @@ final class Durations {
     return total;
   }
 
-  /** {@code d} as the shortest of {@code 30s}, {@code 45m}, {@code 24h}, {@code 7d} forms that is exact. */
-  static String format(Duration d) {
-    long s = d.getSeconds();
-    if (s != 0 && s % 86_400 == 0) {
-      return s / 86_400 + "d";
-    }
-    if (s != 0 && s % 3_600 == 0) {
-      return s / 3_600 + "h";
-    }
-    if (s != 0 && s % 60 == 0) {
-      return s / 60 + "m";
-    }
-    return s + "s";
-  }
-
   private static UsageException bad(String flag, String text) {
     return new UsageException(flag + " takes a duration such as 30m, 24h or 7d, not '" + text + "'");
   }

@@ -25,9 +25,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.EnumSet;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /** Reading key files (plain or encrypted) and writing them owner-only, atomically. */
@@ -333,14 +331,5 @@ final class KeyFiles {
   private static KeyringException unavailable(Path file, IOException e) {
     String why = e instanceof AccessDeniedException ? "permission denied" : e.getClass().getSimpleName();
     return new KeyringException(Reason.UNAVAILABLE, "cannot access " + file + ": " + why);
-  }
-
-  /** The file's POSIX permissions, if the file system has them. */
-  static Optional<Set<PosixFilePermission>> permissions(Path file) {
-    try {
-      return Optional.of(EnumSet.copyOf(Files.getPosixFilePermissions(file)));
-    } catch (IOException | UnsupportedOperationException e) {
-      return Optional.empty();
-    }
   }
 }
