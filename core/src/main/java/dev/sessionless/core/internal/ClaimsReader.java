@@ -23,14 +23,14 @@ public final class ClaimsReader {
   /** The latest NumericDate accepted: 9999-12-31T23:59:59Z. */
   public static final long MAX_NUMERIC_DATE = 253_402_300_799L;
 
-  private static final int ISS = 1;
-  private static final int SUB = 2;
-  private static final int AUD = 4;
-  private static final int EXP = 8;
-  private static final int NBF = 16;
-  private static final int IAT = 32;
-  private static final int JTI = 64;
-  private static final int ST = 128;
+  static final int ISS = 1;
+  static final int SUB = 2;
+  static final int AUD = 4;
+  static final int EXP = 8;
+  static final int NBF = 16;
+  static final int IAT = 32;
+  static final int JTI = 64;
+  static final int ST = 128;
 
   private ClaimsReader() {}
 

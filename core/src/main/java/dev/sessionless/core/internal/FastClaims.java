@@ -34,14 +34,14 @@ public final class FastClaims {
   private static final int MAX_NUMBER_CHARS = 40;
   private static final int MAX_NAME_BYTES = 1024;
 
-  private static final int ISS = 1;
-  private static final int SUB = 2;
-  private static final int AUD = 4;
-  private static final int EXP = 8;
-  private static final int NBF = 16;
-  private static final int IAT = 32;
-  private static final int JTI = 64;
-  private static final int ST = 128;
+  private static final int ISS = ClaimsReader.ISS;
+  private static final int SUB = ClaimsReader.SUB;
+  private static final int AUD = ClaimsReader.AUD;
+  private static final int EXP = ClaimsReader.EXP;
+  private static final int NBF = ClaimsReader.NBF;
+  private static final int IAT = ClaimsReader.IAT;
+  private static final int JTI = ClaimsReader.JTI;
+  private static final int ST = ClaimsReader.ST;
 
   /** Printable ASCII, no quote or backslash: the only bytes of a claim string this reader takes. */
   private static final boolean[] PLAIN = new boolean[128];
@@ -269,46 +269,26 @@ public final class FastClaims {
   private static int value(byte[] b, int i, int end, int depth) {
     int c = b[i];
     switch (c) {
-      case '{': {
-        if (depth > MAX_STATE_DEPTH) {
-          return -1;
-        }
-        i++;
-        if (i < end && b[i] == '}') {
-          return i + 1;
-        }
-        while (true) {
-          int s = i;
-          i = string(b, i, end);
-          if (i < 0 || i - s > MAX_NAME_BYTES || i >= end || b[i] != ':') {
-            return -1;
-          }
-          i++;
-          if (i >= end) {
-            return -1;
-          }
-          i = value(b, i, end, depth + 1);
-          if (i < 0 || i >= end) {
-            return -1;
-          }
-          c = b[i++];
-          if (c == '}') {
-            return i;
-          }
-          if (c != ',') {
-            return -1;
-          }
-        }
-      }
+      case '{':
       case '[': {
         if (depth > MAX_STATE_DEPTH) {
           return -1;
         }
+        boolean object = c == '{';
+        byte close = (byte) (object ? '}' : ']');
         i++;
-        if (i < end && b[i] == ']') {
+        if (i < end && b[i] == close) {
           return i + 1;
         }
         while (true) {
+          if (object) {
+            int s = i;
+            i = string(b, i, end);
+            if (i < 0 || i - s > MAX_NAME_BYTES || i >= end || b[i] != ':') {
+              return -1;
+            }
+            i++;
+          }
           if (i >= end) {
             return -1;
           }
@@ -317,7 +297,7 @@ public final class FastClaims {
             return -1;
           }
           c = b[i++];
-          if (c == ']') {
+          if (c == close) {
             return i;
           }
           if (c != ',') {
