@@ -135,4 +135,120 @@ abstract class SessionBehaviourTest {
     c.get("/s/remove?name=a");
     assertEquals("[b]", c.get("/s/read").get("names"));
   }
+
+  @Test
+  void changeSessionIdKeepsAttributesAndInvalidatesTheOldId() {
+    TestClient c = client();
+    String before = c.get("/s/set?value=kept").get("session");
+    TestClient.Reply r = c.get("/s/change");
+    assertEquals(before, r.get("old"));
+    assertNotEquals(before, r.get("changed"));
+    assertEquals(r.get("changed"), r.get("sameObjectId"));
+    assertEquals("false", r.get("requestedValid"));
+    assertEquals(1, r.setCookie("SL").size());
+    TestClient.Reply after = c.get("/s/read");
+    assertEquals(r.get("changed"), after.get("session"));
+    assertEquals("kept:String", after.get("attr.a"));
+  }
+
+  @Test
+  void setMaxInactiveIntervalIsKept() {
+    TestClient c = client();
+    c.get("/s/maxinactive?value=120");
+    assertEquals("120", c.get("/s/read").get("maxInactive"));
+  }
+
+  @Test
+  void attributeChangedInPlaceAfterGetAttributeIsWritten() {
+    TestClient c = client();
+    c.get("/s/setcart?value=mug");
+    TestClient.Reply r = c.get("/s/addtocart?value=pen");
+    assertEquals(1, r.setCookie("SL").size(), "the in-place change is written");
+    assertEquals("[mug, pen]:Cart", c.get("/s/read").get("attr.cart"));
+  }
+
+  // ------------------------------------------------------------------ before the commit
+
+  @Test
+  void sessionChangeBeforeRedirectIsDelivered() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/redirect?value=r1");
+    assertEquals(302, r.status);
+    assertEquals(1, r.setCookie("SL").size(), r.setCookies.toString());
+    assertEquals("r1:String", c.get("/s/read").get("attr.a"));
+  }
+
+  @Test
+  void sessionChangeBeforeSendErrorIsDeliveredWithTheErrorPage() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/senderror?value=e1");
+    assertEquals(403, r.status);
+    assertEquals("403", r.get("errorPage"));
+    assertEquals("e1:String", r.get("attr.a"), "the error page sees the same session");
+    assertEquals("e1:String", c.get("/s/read").get("attr.a"));
+  }
+
+  @Test
+  void sessionChangeBeforeAnExceptionIsDeliveredWithTheErrorPage() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/throw?value=x1");
+    assertEquals(500, r.status);
+    assertEquals("500", r.get("errorPage"));
+    assertEquals("x1:String", r.get("attr.a"));
+    assertEquals("x1:String", c.get("/s/read").get("attr.a"));
+  }
+
+  @Test
+  void streamedBodyLargerThanTheBufferCarriesTheSession() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/big?value=b1&kb=256");
+    assertEquals(256 * 1024, r.body.length());
+    assertEquals("b1:String", c.get("/s/read").get("attr.a"));
+  }
+
+  @Test
+  void sessionChangedAfterTheFirstWrittenLineButBeforeTheCommitIsDelivered() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/bigwriter?value=w1&kb=200");
+    assertTrue(r.body.startsWith("start"));
+    assertEquals("w1:String", c.get("/s/read").get("attr.a"));
+  }
+
+  @Test
+  void changeBeforeFlushIsDeliveredAndChangeAfterTheCommitIsLost() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/flush?value=f1");
+    assertEquals("true", r.get("committed"));
+    TestClient.Reply read = c.get("/s/read");
+    assertEquals("f1:String", read.get("attr.a"));
+    assertEquals("[a]", read.get("names"), "a change after the commit cannot be delivered");
+  }
+
+  @Test
+  void changeBeforeTheContentLengthIsReachedIsDelivered() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/length?value=l1");
+    assertEquals("hello", r.body);
+    TestClient.Reply read = c.get("/s/read");
+    assertEquals("l1:String", read.get("attr.a"));
+    assertEquals("[a]", read.get("names"));
+  }
+
+  @Test
+  void asyncStartThenCompleteDeliversTheSession() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/async?mode=complete&value=ac");
+    assertEquals("done", r.get("async"));
+    assertEquals(1, r.setCookie("SL").size(), r.setCookies.toString());
+    assertEquals("ac:String", c.get("/s/read").get("attr.a"));
+  }
+
+  @Test
+  void asyncStartThenDispatchDeliversTheSession() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/async?mode=dispatch&value=ad");
+    assertEquals("ad:String", r.get("attr.a"), "the dispatched servlet sees the session");
+    assertEquals(1, r.setCookie("SL").size(), r.setCookies.toString());
+    assertEquals("ad:String", c.get("/s/read").get("attr.a"));
+  }
 }
