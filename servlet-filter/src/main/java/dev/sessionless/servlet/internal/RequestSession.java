@@ -238,8 +238,9 @@ public final class RequestSession {
         writeSession(req, raw, s);
       }
     } else if (clearPending || lost) {
-      written = settings.carrier.write(req, raw, null, incoming, written);
-      clearPending = false;
+      if (install(req, raw, null)) {
+        clearPending = false;
+      }
     }
   }
 
@@ -251,7 +252,7 @@ public final class RequestSession {
     if (ttl < 1) {
       // The absolute lifetime is over: the session ends here.
       s.valid = false;
-      written = settings.carrier.write(req, raw, null, incoming, written);
+      install(req, raw, null);
       return;
     }
     Claims.Builder b = token != null ? token.toClaims() : Claims.builder();
@@ -276,11 +277,26 @@ public final class RequestSession {
     }
     b.put(META, meta.toMap());
     String text = settings.codec.encode(b.build());
-    written = settings.carrier.write(req, raw, text, incoming, written);
+    if (!install(req, raw, text)) {
+      return;
+    }
     s.written();
     renewalPending = false;
     clearPending = false;
     idChanged = false;
+  }
+
+  /**
+   * Writes the carrier headers; false if the container ignored them (an included servlet may
+   * not change headers: Tomcat enforces that below any wrapper), so a later checkpoint retries.
+   */
+  private boolean install(HttpServletRequest req, HttpServletResponse raw, String text) {
+    List<String> now = settings.carrier.write(req, raw, text, incoming, written);
+    if (!now.isEmpty() && !settings.carrier.present(raw, now)) {
+      return false;
+    }
+    written = now;
+    return true;
   }
 
   /** For tests and diagnostics: whether the id was changed and not yet written. */

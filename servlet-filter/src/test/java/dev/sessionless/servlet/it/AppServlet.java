@@ -19,7 +19,9 @@ public final class AppServlet extends HttpServlet {
 
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse res) throws ServletException, IOException {
-    String op = req.getPathInfo() == null ? "/read" : req.getPathInfo();
+    Object included = req.getAttribute(jakarta.servlet.RequestDispatcher.INCLUDE_PATH_INFO);
+    String path = included != null ? (String) included : req.getPathInfo();
+    String op = path == null ? "/read" : path;
     String name = req.getParameter("name") == null ? "a" : req.getParameter("name");
     String value = req.getParameter("value");
     res.setContentType("text/plain;charset=UTF-8");

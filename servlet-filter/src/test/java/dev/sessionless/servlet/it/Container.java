@@ -10,6 +10,8 @@ import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.descriptor.web.ErrorPage;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -19,6 +21,12 @@ import org.eclipse.jetty.server.ServerConnector;
  * global error page at {@code /error}. Reusable for multi-node tests and benchmarks.
  */
 public abstract class Container implements AutoCloseable {
+  /**
+   * Request and response header limit: both containers default to 8 KiB, less than a token
+   * split across several 4 KiB cookies needs.
+   */
+  public static final int HEADER_SIZE = 32 * 1024;
+
   /** The port it listens on. */
   public abstract int port();
 
@@ -37,7 +45,10 @@ public abstract class Container implements AutoCloseable {
   public static Container jetty(ServletContainerInitializer setup) {
     try {
       Server server = new Server();
-      ServerConnector connector = new ServerConnector(server);
+      HttpConfiguration http = new HttpConfiguration();
+      http.setRequestHeaderSize(HEADER_SIZE);
+      http.setResponseHeaderSize(HEADER_SIZE);
+      ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
       connector.setHost("127.0.0.1");
       connector.setPort(0);
       server.addConnector(connector);
@@ -83,6 +94,7 @@ public abstract class Container implements AutoCloseable {
       tomcat.setHostname("127.0.0.1");
       tomcat.setPort(0);
       tomcat.getConnector().setProperty("address", "127.0.0.1");
+      tomcat.getConnector().setProperty("maxHttpHeaderSize", String.valueOf(HEADER_SIZE));
       Context context = tomcat.addContext("", base.toString());
       context.addServletContainerInitializer(setup, null);
       ErrorPage page = new ErrorPage();

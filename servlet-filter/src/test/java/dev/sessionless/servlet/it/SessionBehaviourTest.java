@@ -7,14 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletRegistration;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -39,7 +45,9 @@ abstract class SessionBehaviourTest {
   abstract Container start(ServletContainerInitializer setup);
 
   @BeforeAll
-  void startContainer() {
+  void startContainer() throws IOException {
+    Path keyFile = Files.createTempFile("keys", ".jwks");
+    Files.writeString(keyFile, keys.toJwksWithSecrets());
     container = start((classes, ctx) -> {
       SessionlessFilter main = SessionlessFilter.builder()
           .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock)
@@ -48,9 +56,34 @@ abstract class SessionBehaviourTest {
       FilterRegistration.Dynamic f = ctx.addFilter("sessionless", main);
       f.setAsyncSupported(true);
       f.addMappingForUrlPatterns(EnumSet.allOf(DispatcherType.class), false, "/s/*", "/error");
+      SessionlessFilter header = SessionlessFilter.builder()
+          .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock).header("X-Session").build();
+      ctx.addFilter("header", header).addMappingForUrlPatterns(null, false, "/h/*");
+      SessionlessFilter oneCookie = SessionlessFilter.builder()
+          .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock)
+          .cookieName("SLC").maxCookieChunks(1).build();
+      ctx.addFilter("one-cookie", oneCookie).addMappingForUrlPatterns(null, false, "/c/*");
+      SessionlessFilter shortLived = SessionlessFilter.builder()
+          .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock)
+          .cookieName("SLA").absoluteLifetime(Duration.ofHours(1)).build();
+      ctx.addFilter("short", shortLived).addMappingForUrlPatterns(null, false, "/a/*");
+      for (String name : List.of("twice-1", "twice-2")) {
+        SessionlessFilter twice = SessionlessFilter.builder()
+            .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock).cookieName("SLT").build();
+        ctx.addFilter(name, twice).addMappingForUrlPatterns(null, true, "/t/*");
+      }
+      FilterRegistration.Dynamic params = ctx.addFilter("params", SessionlessFilter.class);
+      params.setInitParameter("keys.file", keyFile.toString());
+      params.setInitParameter("issuer", ISSUER);
+      params.setInitParameter("audience", AUDIENCE);
+      params.setInitParameter("cookie.name", "SLP");
+      params.setInitParameter("cookie.max-age", "600");
+      params.setInitParameter("max-inactive-interval", "900");
+      params.setInitParameter("attribute-types", Cart.class.getName());
+      params.addMappingForUrlPatterns(null, false, "/p/*");
       ServletRegistration.Dynamic app = ctx.addServlet("app", new AppServlet());
       app.setAsyncSupported(true);
-      app.addMapping("/s/*");
+      app.addMapping("/s/*", "/h/*", "/c/*", "/a/*", "/t/*", "/p/*");
       ServletRegistration.Dynamic error = ctx.addServlet("error", new ErrorServlet());
       error.setAsyncSupported(true);
       error.addMapping("/error");
@@ -250,5 +283,236 @@ abstract class SessionBehaviourTest {
     assertEquals("ad:String", r.get("attr.a"), "the dispatched servlet sees the session");
     assertEquals(1, r.setCookie("SL").size(), r.setCookies.toString());
     assertEquals("ad:String", c.get("/s/read").get("attr.a"));
+  }
+
+  // ------------------------------------------------------------------ rejections
+
+  private void assertFreshAfterRejection(TestClient c, String expectedReason) {
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals(200, r.status);
+    assertEquals(expectedReason, r.get("rejection"));
+    assertEquals("none", r.get("session"));
+    assertEquals("rejected", r.get("requested"));
+    assertEquals("false", r.get("requestedValid"));
+    assertTrue(r.setCookie("SL").get(0).contains("Max-Age=0"), "the bad cookie is cleared: " + r.setCookies);
+    assertFalse(c.cookies.containsKey("SL"));
+    TestClient.Reply fresh = c.get("/s/new");
+    assertEquals("true", fresh.get("new"));
+    assertEquals("null", fresh.get("rejection"));
+  }
+
+  @Test
+  void tamperedTokenStartsAFreshSessionWithBadSignature() {
+    TestClient c = client();
+    c.get("/s/set?value=t");
+    String token = c.cookies.get("SL");
+    int i = token.lastIndexOf('.') + 5;
+    char flipped = token.charAt(i) == 'A' ? 'B' : 'A';
+    c.cookies.put("SL", token.substring(0, i) + flipped + token.substring(i + 1));
+    assertFreshAfterRejection(c, "BAD_SIGNATURE");
+  }
+
+  @Test
+  void garbageTokenStartsAFreshSessionAsMalformed() {
+    TestClient c = client();
+    c.cookies.put("SL", "not-a-token");
+    assertFreshAfterRejection(c, "MALFORMED");
+  }
+
+  @Test
+  void expiredTokenStartsAFreshSession() {
+    TestClient c = client();
+    c.get("/s/set?value=e");
+    clock.advance(Duration.ofMinutes(32));
+    assertFreshAfterRejection(c, "EXPIRED");
+  }
+
+  @Test
+  void tokenOfAForeignKeyStartsAFreshSession() {
+    TestClient c = client();
+    TokenCodec foreign = TokenCodec.builder().keys(KeySet.of(TokenKey.generate("other", Algorithm.HS256)))
+        .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofMinutes(30)).clock(clock).build();
+    c.cookies.put("SL", foreign.encode(Claims.builder().put("$sessionless",
+        Map.of("c", clock.millis(), "m", 1800, "t", Map.of())).build()));
+    assertFreshAfterRejection(c, "UNKNOWN_KEY");
+  }
+
+  @Test
+  void tooManyChunksAreRejectedBeforeDecodingAndAllCleared() {
+    TestClient c = client();
+    c.cookies.put("SL", "a");
+    for (int i = 1; i <= 5; i++) {
+      c.cookies.put("SL." + i, "a");
+    }
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("TOO_LARGE", r.get("rejection"));
+    assertEquals(6, r.setCookies.stream().filter(h -> h.contains("Max-Age=0")).count(), r.setCookies.toString());
+    assertTrue(c.cookies.isEmpty(), c.cookies.toString());
+  }
+
+  @Test
+  void unregisteredClassNameInATokenIsNeverLoaded() {
+    TestClient c = client();
+    TokenCodec same = TokenCodec.builder().keys(keys)
+        .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofMinutes(30)).clock(clock).build();
+    String canary = "dev.sessionless.servlet.it.Load" + "Canary";
+    c.cookies.put("SL", same.encode(Claims.builder()
+        .put("$sessionless", Map.of("c", clock.millis(), "m", 1800, "t", Map.of("x", canary)))
+        .put("x", Map.of("value", "v")).build()));
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals(200, r.status);
+    assertTrue(r.get("attr.x").startsWith("ISE:"), r.body);
+    assertTrue(r.get("attr.x").contains(canary), r.body);
+    assertFalse(CanaryFlag.LOADED, "the class named in the token was loaded");
+  }
+
+  // ------------------------------------------------------------------ attribute types
+
+  @Test
+  void unregisteredAttributeTypeIsRefusedAtSetAttribute() {
+    String refused = client().get("/s/refuse?value=unregistered").get("refused");
+    assertTrue(refused.contains("'bad'") && refused.contains("java.lang.StringBuilder"), refused);
+  }
+
+  @Test
+  void attributeThatCannotBeWrittenAsJsonIsRefused() {
+    String refused = client().get("/s/refuse?value=opaque").get("refused");
+    assertTrue(refused.contains("'bad'") && refused.contains(Opaque.class.getName()), refused);
+  }
+
+  @Test
+  void attributeThatReadsBackAsSomethingElseIsRefused() {
+    String refused = client().get("/s/refuse?value=longs").get("refused");
+    assertTrue(refused.contains("'bad'") && refused.contains("round trip"), refused);
+  }
+
+  @Test
+  void bindingListenersAreToldWhenBoundReplacedAndInvalidated() {
+    BindingProbe.EVENTS.clear();
+    TestClient c = client();
+    c.get("/s/bind?name=p&value=one");
+    assertEquals(List.of("bound:p:one"), BindingProbe.EVENTS);
+    c.get("/s/bind?name=p&value=two");
+    assertEquals(List.of("bound:p:one", "bound:p:two", "unbound:p:one"), BindingProbe.EVENTS);
+    c.get("/s/invalidate");
+    assertEquals(List.of("bound:p:one", "bound:p:two", "unbound:p:one", "unbound:p:two"), BindingProbe.EVENTS);
+  }
+
+  // ------------------------------------------------------------------ size
+
+  @Test
+  void largeTokenIsSplitAcrossCookiesAndStaleChunksAreCleared() {
+    TestClient c = client();
+    TestClient.Reply big = c.get("/s/setlarge?value=7000");
+    assertEquals(3, big.setCookies.size(), big.status + big.body + big.setCookies);
+    assertTrue(big.setCookies.stream().allMatch(h -> h.length() <= 4096));
+    assertEquals(List.of("SL", "SL.1", "SL.2"), c.cookieNames());
+    TestClient.Reply read = c.get("/s/read");
+    assertEquals("z".repeat(7000) + ":String", read.get("attr.large"));
+    TestClient.Reply small = c.get("/s/setlarge?value=10");
+    assertEquals(1, small.setCookie("SL.1").size());
+    assertTrue(small.setCookie("SL.1").get(0).contains("Max-Age=0"));
+    assertTrue(small.setCookie("SL.2").get(0).contains("Max-Age=0"));
+    assertEquals(List.of("SL"), c.cookieNames());
+    assertEquals("zzzzzzzzzz:String", c.get("/s/read").get("attr.large"));
+  }
+
+  @Test
+  void largeTokenIsRefusedWhenSplittingIsOff() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/c/setlarge?value=7000");
+    assertEquals(500, r.status);
+    assertTrue(r.setCookie("SLC").isEmpty(), r.setCookies.toString());
+  }
+
+  // ------------------------------------------------------------------ header carrier
+
+  @Test
+  void headerCarrierCarriesTheSessionWithoutCookies() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/h/set?value=api");
+    assertTrue(r.setCookies.isEmpty(), r.setCookies.toString());
+    String token = r.header("X-Session");
+    assertNotNull(token);
+    c.headers.put("X-Session", token);
+    TestClient.Reply read = c.get("/h/read");
+    assertEquals("api:String", read.get("attr.a"));
+    assertEquals("false", read.get("fromCookie"));
+    assertEquals(null, read.header("X-Session"), "a read writes nothing");
+    TestClient.Reply gone = c.get("/h/invalidate");
+    assertEquals("", gone.header("X-Session"));
+  }
+
+  // ------------------------------------------------------------------ expiry
+
+  @Test
+  void readsBeforeTheRenewalFractionWriteNothingAndLaterOnesSlideExpiry() {
+    TestClient c = client();
+    c.get("/s/set?value=slide");
+    clock.advance(Duration.ofMinutes(10));
+    assertTrue(c.get("/s/read").setCookies.isEmpty(), "a third of the lifetime: no renewal");
+    clock.advance(Duration.ofMinutes(4));
+    assertTrue(c.get("/s/read").setCookies.isEmpty(), "under half: no renewal");
+    clock.advance(Duration.ofMinutes(2));
+    TestClient.Reply renewed = c.get("/s/read");
+    assertEquals(1, renewed.setCookie("SL").size(), "past half the lifetime: renewed");
+    clock.advance(Duration.ofMinutes(25));
+    TestClient.Reply later = c.get("/s/read");
+    assertEquals("slide:String", later.get("attr.a"), "41 minutes after creation, alive by sliding");
+    assertEquals("null", later.get("rejection"));
+  }
+
+  @Test
+  void absoluteLifetimeEndsAnActiveSession() {
+    TestClient c = client();
+    c.get("/a/set?value=abs");
+    for (int i = 0; i < 3; i++) {
+      clock.advance(Duration.ofMinutes(19));
+      assertEquals("abs:String", c.get("/a/read").get("attr.a"), "alive after " + (i + 1) * 19 + " minutes");
+    }
+    clock.advance(Duration.ofMinutes(4));
+    TestClient.Reply r = c.get("/a/read");
+    assertEquals("EXPIRED", r.get("rejection"));
+    assertEquals("none", r.get("session"));
+  }
+
+  // ------------------------------------------------------------------ dispatches and configuration
+
+  @Test
+  void forwardedResourceSeesTheSessionAndItIsWrittenOnce() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/forward?value=fw");
+    assertEquals("fw:String", r.get("attr.a"));
+    assertEquals(1, r.setCookie("SL").size(), r.setCookies.toString());
+    assertEquals("fw:String", c.get("/s/read").get("attr.a"));
+  }
+
+  @Test
+  void includedResourceSharesTheSession() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/s/include?value=in");
+    assertTrue(r.body.contains("after-include a=in inner=in-inner"), r.body);
+    assertEquals(1, r.setCookie("SL").size(), r.setCookies.toString());
+    TestClient.Reply read = c.get("/s/read");
+    assertEquals("in-inner:String", read.get("attr.inner"));
+  }
+
+  @Test
+  void filterAppliedTwiceWritesOnce() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/t/set?value=twice");
+    assertEquals(1, r.setCookie("SLT").size(), r.setCookies.toString());
+    assertEquals("twice:String", c.get("/t/read").get("attr.a"));
+  }
+
+  @Test
+  void filterConfiguredByInitParametersUsesThem() {
+    TestClient c = client();
+    TestClient.Reply r = c.get("/p/setcart?value=mug");
+    assertEquals(1, r.setCookie("SLP").size(), r.setCookies.toString());
+    assertTrue(r.setCookie("SLP").get(0).contains("Max-Age=600"), r.setCookies.toString());
+    TestClient.Reply read = c.get("/p/read");
+    assertEquals("[mug]:Cart", read.get("attr.cart"));
+    assertEquals("900", read.get("maxInactive"));
   }
 }
