@@ -72,6 +72,9 @@ abstract class SessionBehaviourTest {
             .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock).cookieName("SLT").build();
         ctx.addFilter(name, twice).addMappingForUrlPatterns(null, true, "/t/*");
       }
+      SessionlessFilter noKey = SessionlessFilter.builder()
+          .keys(KeySet.empty()).issuer(ISSUER).audience(AUDIENCE).clock(clock).cookieName("SLN").build();
+      ctx.addFilter("no-key", noKey).addMappingForUrlPatterns(null, false, "/n/*");
       FilterRegistration.Dynamic params = ctx.addFilter("params", SessionlessFilter.class);
       params.setInitParameter("keys.file", keyFile.toString());
       params.setInitParameter("issuer", ISSUER);
@@ -83,7 +86,7 @@ abstract class SessionBehaviourTest {
       params.addMappingForUrlPatterns(null, false, "/p/*");
       ServletRegistration.Dynamic app = ctx.addServlet("app", new AppServlet());
       app.setAsyncSupported(true);
-      app.addMapping("/s/*", "/h/*", "/c/*", "/a/*", "/t/*", "/p/*");
+      app.addMapping("/s/*", "/h/*", "/c/*", "/a/*", "/t/*", "/p/*", "/n/*");
       ServletRegistration.Dynamic error = ctx.addServlet("error", new ErrorServlet());
       error.setAsyncSupported(true);
       error.addMapping("/error");
@@ -514,5 +517,12 @@ abstract class SessionBehaviourTest {
     TestClient.Reply read = c.get("/p/read");
     assertEquals("[mug]:Cart", read.get("attr.cart"));
     assertEquals("900", read.get("maxInactive"));
+  }
+
+  @Test
+  void missingSigningKeyIsAServerErrorNotAFreshSession() {
+    TestClient.Reply r = client().get("/n/new");
+    assertEquals(500, r.status);
+    assertTrue(r.setCookie("SLN").isEmpty(), r.setCookies.toString());
   }
 }
