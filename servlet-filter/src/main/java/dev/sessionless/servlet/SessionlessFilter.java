@@ -1,0 +1,417 @@
+package dev.sessionless.servlet;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySource;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenException;
+import dev.sessionless.servlet.internal.AttributeCodec;
+import dev.sessionless.servlet.internal.Carrier;
+import dev.sessionless.servlet.internal.CookieCarrier;
+import dev.sessionless.servlet.internal.HeaderCarrier;
+import dev.sessionless.servlet.internal.InitParams;
+import dev.sessionless.servlet.internal.RequestSession;
+import dev.sessionless.servlet.internal.SessionRequest;
+import dev.sessionless.servlet.internal.SessionResponse;
+import dev.sessionless.servlet.internal.Settings;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A filter that makes {@code HttpSession} a token: the session lives in a signed (or encrypted)
+ * cookie or header, so no node stores it and any node can serve any request.
+ *
+ * <pre>{@code
+ * SessionlessFilter filter = SessionlessFilter.builder()
+ *     .keys(KeySet.fromJwks(Files.readString(Path.of("/etc/app/keys.jwks"))))
+ *     .issuer("https://shop.example").audience("shop")
+ *     .build();
+ * FilterRegistration.Dynamic reg = servletContext.addFilter("sessionless", filter);
+ * reg.setAsyncSupported(true);
+ * reg.addMappingForUrlPatterns(EnumSet.allOf(DispatcherType.class), false, "/*");
+ * }</pre>
+ *
+ * <p>Or, in {@code web.xml}, declare this class with init parameters (see {@link #init}); map it
+ * for every dispatcher type and mark it async-supported.
+ *
+ * <p><b>Behaviour.</b> The token is decoded only when the application first touches the session,
+ * and written only when the session is new, changed (also in place, found by re-serialising the
+ * attribute values read or set), invalidated, or due for renewal, always before the response
+ * commits. Attributes are stored as JSON with their class name; only JDK value types and the
+ * classes given to {@link Builder#attributeTypes} are accepted, and a class name read from a
+ * token never loads a class. A bad, expired or foreign token starts a fresh session; its reason
+ * is the request attribute {@link #REJECTION_ATTRIBUTE}. Container {@code HttpSessionListener}s,
+ * {@code HttpSessionAttributeListener}s and {@code HttpSessionIdListener}s are not fired;
+ * {@code HttpSessionBindingListener} values are told when bound and unbound.
+ *
+ * <p><b>Security.</b> The token is never logged. Cookies are {@code HttpOnly}, {@code
+ * SameSite=Lax} and {@code Secure} on secure requests. Parallel requests of one session each
+ * write their own token: the last response the client stores wins.
+ *
+ * <p>Thread-safe once initialised. Spec: Jakarta Servlet 6.0, RFC 6265 (cookies).
+ */
+public final class SessionlessFilter implements Filter {
+  /**
+   * The request attribute holding the {@link TokenException.Reason} why the token the request
+   * carried was not accepted, once the session has been looked at; absent when there was no
+   * token or it was fine. New reasons may be added.
+   */
+  public static final String REJECTION_ATTRIBUTE = "dev.sessionless.servlet.rejection";
+
+  private volatile Settings settings;
+
+  /**
+   * A filter configured from its init parameters in {@link #init(FilterConfig)}; for {@code
+   * web.xml} and {@code ServletContext.addFilter(name, SessionlessFilter.class)}.
+   */
+  public SessionlessFilter() {}
+
+  private SessionlessFilter(Settings settings) {
+    this.settings = settings;
+  }
+
+  /** A builder for a filter configured in code. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Reads the init parameters unless the filter was built with {@link #builder()} (then they are
+   * ignored). Parameters: {@code keys.file} (a JWKS file) or {@code keys.env} (an environment
+   * variable holding a JWKS or a base64url secret), {@code algorithm}, {@code issuer}, {@code
+   * audience}, {@code cookie.name}, {@code cookie.path}, {@code cookie.domain}, {@code
+   * cookie.max-age} (seconds), {@code cookie.same-site}, {@code cookie.max-chunks}, {@code
+   * header} (use this header instead of cookies), {@code max-inactive-interval} (seconds),
+   * {@code absolute-lifetime} (seconds), {@code renewal-fraction}, {@code attribute-types}
+   * (comma-separated class names).
+   *
+   * @throws ServletException if a parameter is missing or invalid, or the key file cannot be read
+   */
+  @Override
+  public void init(FilterConfig config) throws ServletException {
+    if (settings != null) {
+      return;
+    }
+    try {
+      Builder b = builder();
+      InitParams.apply(config::getInitParameter, System::getenv, b,
+          Thread.currentThread().getContextClassLoader());
+      settings = b.settings();
+    } catch (IOException | RuntimeException e) {
+      throw new ServletException("SessionlessFilter '" + config.getFilterName()
+          + "' is misconfigured: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Wraps the request and response so that the session is the token's; once per request, so
+   * the filter may be mapped twice and for forward, include, error and async dispatches.
+   *
+   * @throws TokenException {@code NO_SIGNING_KEY} (a server error) if the token cannot be made
+   */
+  @Override
+  public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    Settings s = settings;
+    if (s == null) {
+      throw new IllegalStateException("SessionlessFilter was not initialised");
+    }
+    if (!(req instanceof HttpServletRequest) || !(res instanceof HttpServletResponse)) {
+      chain.doFilter(req, res);
+      return;
+    }
+    HttpServletRequest request = (HttpServletRequest) req;
+    Object existing = request.getAttribute(RequestSession.ATTRIBUTE);
+    RequestSession state;
+    if (existing instanceof RequestSession) {
+      state = (RequestSession) existing;
+      if (state.depth > 0) {
+        chain.doFilter(req, res);
+        return;
+      }
+    } else {
+      state = new RequestSession(s, request, REJECTION_ATTRIBUTE);
+      request.setAttribute(RequestSession.ATTRIBUTE, state);
+    }
+    SessionResponse response = new SessionResponse((HttpServletResponse) res, state);
+    SessionRequest wrapped = new SessionRequest(request, response, state, REJECTION_ATTRIBUTE);
+    response.request(wrapped);
+    state.depth++;
+    Throwable failure = null;
+    try {
+      chain.doFilter(wrapped, response);
+    } catch (IOException | ServletException | RuntimeException | Error e) {
+      failure = e;
+      throw e;
+    } finally {
+      state.depth--;
+      if (state.depth == 0 && !wrapped.isAsyncStarted()) {
+        try {
+          response.save();
+        } catch (RuntimeException e) {
+          if (failure == null) {
+            throw e;
+          }
+          failure.addSuppressed(e);
+        }
+      }
+    }
+  }
+
+  /** Nothing to release. */
+  @Override
+  public void destroy() {}
+
+  /**
+   * Configures a {@link SessionlessFilter}. {@link #keys}, {@link #issuer} and {@link #audience}
+   * are required; every option may be set once. Not thread-safe.
+   */
+  public static final class Builder {
+    private KeySource keys;
+    private Algorithm algorithm;
+    private String issuer;
+    private String audience;
+    private Clock clock;
+    private ObjectMapper mapper;
+    private final Set<Class<?>> types = new LinkedHashSet<>();
+    private Duration maxInactive;
+    private Duration absoluteLifetime;
+    private Double renewalFraction;
+    private String cookieName;
+    private String cookiePath;
+    private String cookieDomain;
+    private Duration cookieMaxAge;
+    private String sameSite;
+    private Integer maxChunks;
+    private String header;
+
+    private Builder() {}
+
+    private static void once(Object current, String option) {
+      if (current != null) {
+        throw new IllegalStateException(option + " was already set");
+      }
+    }
+
+    /** Where the keys come from: a fixed {@code KeySet} or a live source. Required. */
+    public Builder keys(KeySource keys) {
+      once(this.keys, "keys");
+      this.keys = Objects.requireNonNull(keys, "keys");
+      return this;
+    }
+
+    /** The token algorithm; {@code HS256} if not set. */
+    public Builder algorithm(Algorithm algorithm) {
+      once(this.algorithm, "algorithm");
+      this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+      return this;
+    }
+
+    /** The issuer ({@code iss}) written and required. Required. */
+    public Builder issuer(String issuer) {
+      once(this.issuer, "issuer");
+      this.issuer = Objects.requireNonNull(issuer, "issuer");
+      return this;
+    }
+
+    /** The audience ({@code aud}) written and required. Required. */
+    public Builder audience(String audience) {
+      once(this.audience, "audience");
+      this.audience = Objects.requireNonNull(audience, "audience");
+      return this;
+    }
+
+    /** The clock; the system UTC clock if not set. */
+    public Builder clock(Clock clock) {
+      once(this.clock, "clock");
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The Jackson mapper for attribute values; a plain {@code JsonMapper} if not set. Never enable
+     * default typing.
+     */
+    public Builder objectMapper(ObjectMapper mapper) {
+      once(this.mapper, "objectMapper");
+      this.mapper = Objects.requireNonNull(mapper, "mapper");
+      return this;
+    }
+
+    /**
+     * Application classes allowed as attribute values (exactly these classes, not subclasses),
+     * besides JDK value types ({@code String}, boxed numbers, {@code Boolean}, {@code
+     * Character}, {@code BigInteger}, {@code BigDecimal}, and lists and string-keyed maps of
+     * those). May be called more than once.
+     */
+    public Builder attributeTypes(Class<?>... types) {
+      for (Class<?> t : types) {
+        this.types.add(Objects.requireNonNull(t, "type"));
+      }
+      return this;
+    }
+
+    /** The default {@code maxInactiveInterval}, how far each write moves expiry; 30 minutes if not set. */
+    public Builder maxInactiveInterval(Duration interval) {
+      once(this.maxInactive, "maxInactiveInterval");
+      this.maxInactive = Objects.requireNonNull(interval, "interval");
+      return this;
+    }
+
+    /** The longest a session may live from its creation, however active; 12 hours if not set. */
+    public Builder absoluteLifetime(Duration lifetime) {
+      once(this.absoluteLifetime, "absoluteLifetime");
+      this.absoluteLifetime = Objects.requireNonNull(lifetime, "lifetime");
+      return this;
+    }
+
+    /**
+     * The fraction of a token's lifetime that must pass before a read-only request renews it;
+     * 0.5 if not set; greater than 0, at most 1.
+     */
+    public Builder renewalFraction(double fraction) {
+      once(this.renewalFraction, "renewalFraction");
+      this.renewalFraction = fraction;
+      return this;
+    }
+
+    /** The cookie name; {@code SESSIONLESS} if not set. Chunks are {@code name.1}, {@code name.2}, .... */
+    public Builder cookieName(String name) {
+      once(this.cookieName, "cookieName");
+      this.cookieName = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /** The cookie path; the context path if not set. */
+    public Builder cookiePath(String path) {
+      once(this.cookiePath, "cookiePath");
+      this.cookiePath = Objects.requireNonNull(path, "path");
+      return this;
+    }
+
+    /** The cookie domain; none (host-only) if not set. */
+    public Builder cookieDomain(String domain) {
+      once(this.cookieDomain, "cookieDomain");
+      this.cookieDomain = Objects.requireNonNull(domain, "domain");
+      return this;
+    }
+
+    /** The cookie max-age; a browser-session cookie if not set. */
+    public Builder cookieMaxAge(Duration maxAge) {
+      once(this.cookieMaxAge, "cookieMaxAge");
+      this.cookieMaxAge = Objects.requireNonNull(maxAge, "maxAge");
+      return this;
+    }
+
+    /** The cookie's SameSite attribute: {@code Lax} (default), {@code Strict} or {@code None}. */
+    public Builder cookieSameSite(String sameSite) {
+      once(this.sameSite, "cookieSameSite");
+      this.sameSite = Objects.requireNonNull(sameSite, "sameSite");
+      return this;
+    }
+
+    /**
+     * How many cookies a token may be split across (1 to 16; 4 if not set). With 1, a token
+     * that does not fit one 4096-byte cookie is refused: writing it throws {@code
+     * IllegalStateException}.
+     */
+    public Builder maxCookieChunks(int chunks) {
+      once(this.maxChunks, "maxCookieChunks");
+      this.maxChunks = chunks;
+      return this;
+    }
+
+    /**
+     * Carries the token in this request and response header instead of cookies (for APIs);
+     * an empty response header value clears it.
+     */
+    public Builder header(String name) {
+      once(this.header, "header");
+      this.header = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /**
+     * Checks the configuration and builds the filter.
+     *
+     * @throws IllegalStateException if a required option is missing or options contradict
+     * @throws IllegalArgumentException if a value is out of range
+     */
+    public SessionlessFilter build() {
+      return new SessionlessFilter(settings());
+    }
+
+    Settings settings() {
+      if (keys == null) {
+        throw new IllegalStateException("keys are required");
+      }
+      Clock c = clock == null ? Clock.systemUTC() : clock;
+      ObjectMapper m = mapper == null ? JsonMapper.builder().build() : mapper;
+      Duration inactive = maxInactive == null ? Duration.ofMinutes(30) : maxInactive;
+      if (inactive.getSeconds() < 1 || inactive.getSeconds() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("maxInactiveInterval must be at least one second, got " + inactive);
+      }
+      Duration absolute = absoluteLifetime == null ? Duration.ofHours(12) : absoluteLifetime;
+      if (absolute.getSeconds() < 1) {
+        throw new IllegalArgumentException("absoluteLifetime must be at least one second, got " + absolute);
+      }
+      double fraction = renewalFraction == null ? 0.5 : renewalFraction;
+      if (!(fraction > 0 && fraction <= 1)) {
+        throw new IllegalArgumentException("renewalFraction must be in (0, 1], got " + fraction);
+      }
+      int chunks = maxChunks == null ? 4 : maxChunks;
+      if (chunks < 1 || chunks > 16) {
+        throw new IllegalArgumentException("maxCookieChunks must be 1 to 16, got " + chunks);
+      }
+      Carrier carrier;
+      if (header != null) {
+        if (cookieName != null || cookiePath != null || cookieDomain != null || cookieMaxAge != null
+            || sameSite != null || maxChunks != null) {
+          throw new IllegalStateException("header(...) carries the token in a header: cookie options do not apply");
+        }
+        if (header.isEmpty()) {
+          throw new IllegalArgumentException("header name must not be empty");
+        }
+        carrier = new HeaderCarrier(header);
+      } else {
+        String name = cookieName == null ? "SESSIONLESS" : cookieName;
+        if (name.isEmpty() || !name.chars().allMatch(ch -> ch > 32 && ch < 127 && "()<>@,;:\\\"/[]?={}".indexOf(ch) < 0)) {
+          throw new IllegalArgumentException("cookieName must be a cookie token, got '" + name + "'");
+        }
+        String site = sameSite == null ? "Lax" : sameSite;
+        if (!Arrays.asList("Lax", "Strict", "None").contains(site)) {
+          throw new IllegalArgumentException("cookieSameSite must be Lax, Strict or None, got " + site);
+        }
+        carrier = new CookieCarrier(name, cookiePath, cookieDomain,
+            cookieMaxAge == null ? -1 : cookieMaxAge.getSeconds(), site, chunks);
+      }
+      TokenCodec.Builder codec = TokenCodec.builder().keys(keys).clock(c).objectMapper(m)
+          .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength());
+      if (algorithm != null) {
+        codec.algorithm(algorithm);
+      }
+      if (issuer != null) {
+        codec.issuer(issuer);
+      }
+      if (audience != null) {
+        codec.audience(audience);
+      }
+      return new Settings(codec.build(), new AttributeCodec(m, types), carrier, c,
+          (int) inactive.getSeconds(), absolute.getSeconds(), fraction);
+    }
+  }
+}

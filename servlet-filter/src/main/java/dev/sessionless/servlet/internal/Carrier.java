@@ -1,0 +1,51 @@
+package dev.sessionless.servlet.internal;
+
+import dev.sessionless.core.TokenException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.List;
+
+/** Where the token travels: cookies (the default) or a header. */
+public interface Carrier {
+  /** What a request carried. */
+  final class Incoming {
+    static final Incoming NONE = new Incoming(null, 0, null);
+    /** The token text, or {@code null}. */
+    final String token;
+    /** How many cookies carried it (0 for a header or nothing). */
+    final int parts;
+    /** A rejection found before decoding (too many or too long chunks), or {@code null}. */
+    final TokenException.Reason problem;
+
+    Incoming(String token, int parts, TokenException.Reason problem) {
+      this.token = token;
+      this.parts = parts;
+      this.problem = problem;
+    }
+
+    boolean present() {
+      return token != null || problem != null || parts > 0;
+    }
+  }
+
+  /** Reads the token a request carries, refusing more than {@code maxLength} characters. */
+  Incoming read(HttpServletRequest request, int maxLength);
+
+  /**
+   * Writes {@code token} (or clears the carrier when {@code null}) onto {@code response},
+   * replacing {@code previous}, the headers this carrier wrote earlier in this response.
+   *
+   * @return the headers written now
+   */
+  List<String> write(HttpServletRequest request, HttpServletResponse response, String token,
+      Incoming incoming, List<String> previous);
+
+  /** Whether the headers written earlier are still on the (uncommitted) response. */
+  boolean present(HttpServletResponse response, List<String> written);
+
+  /** Whether this carrier uses cookies. */
+  boolean isCookie();
+
+  /** The longest token this carrier can carry. */
+  int maxTokenLength();
+}

@@ -1,0 +1,208 @@
+package dev.sessionless.servlet.internal;
+
+import dev.sessionless.core.TokenException;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Carries the token in cookies {@code name}, {@code name.1}, ... {@code name.(n-1)}: a token
+ * longer than one cookie may hold ({@value #COOKIE_LIMIT} bytes with name and attributes) is split,
+ * up to {@code maxChunks} cookies, and reassembled on the way in. Set-Cookie headers are
+ * formatted here so every container writes the same attributes.
+ */
+public final class CookieCarrier implements Carrier {
+  /** The most bytes one Set-Cookie (name, value and attributes) may take. */
+  public static final int COOKIE_LIMIT = 4096;
+  private static final String EXPIRED = "; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT";
+
+  private final String name;
+  private final String path;
+  private final String domain;
+  private final long maxAgeSeconds;
+  private final String sameSite;
+  private final int maxChunks;
+
+  /**
+   * A cookie carrier.
+   *
+   * @param path the cookie path, or {@code null} for the context path
+   * @param domain the cookie domain, or {@code null} for none
+   * @param maxAgeSeconds the cookie max-age, or negative for a browser-session cookie
+   * @param sameSite the SameSite value, or {@code null} to leave it out
+   * @param maxChunks 1 to 16; 1 refuses tokens that do not fit one cookie
+   */
+  public CookieCarrier(String name, String path, String domain, long maxAgeSeconds, String sameSite,
+      int maxChunks) {
+    this.name = name;
+    this.path = path;
+    this.domain = domain;
+    this.maxAgeSeconds = maxAgeSeconds;
+    this.sameSite = sameSite;
+    this.maxChunks = maxChunks;
+  }
+
+  String chunkName(int i) {
+    return i == 0 ? name : name + "." + i;
+  }
+
+  /** The most characters of token one cookie can hold. */
+  int chunkCapacity() {
+    // Worst case attributes: long path and domain, Max-Age, Secure, HttpOnly, SameSite.
+    int attrs = attributes("/", true).length() + 16 + (path == null ? 256 : path.length())
+        + (domain == null ? 0 : domain.length());
+    return COOKIE_LIMIT - (name.length() + 4) - attrs;
+  }
+
+  @Override
+  public int maxTokenLength() {
+    return Math.max(256, chunkCapacity() * maxChunks);
+  }
+
+  @Override
+  public Incoming read(HttpServletRequest request, int maxLength) {
+    Cookie[] cookies = request.getCookies();
+    if (cookies == null) {
+      return Incoming.NONE;
+    }
+    Map<String, String> found = new HashMap<>();
+    for (Cookie c : cookies) {
+      if (c.getName().equals(name) || c.getName().startsWith(name + ".")) {
+        found.putIfAbsent(c.getName(), c.getValue());
+      }
+    }
+    if (found.isEmpty()) {
+      return Incoming.NONE;
+    }
+    int parts = 0;
+    long total = 0;
+    while (found.containsKey(chunkName(parts)) && parts <= 16) {
+      total += found.get(chunkName(parts)).length();
+      parts++;
+    }
+    int seen = Math.max(parts, found.size());
+    if (parts == 0) {
+      return new Incoming(null, seen, TokenException.Reason.MALFORMED);
+    }
+    if (parts > maxChunks || total > maxLength) {
+      return new Incoming(null, seen, TokenException.Reason.TOO_LARGE);
+    }
+    StringBuilder sb = new StringBuilder((int) total);
+    for (int i = 0; i < parts; i++) {
+      sb.append(found.get(chunkName(i)));
+    }
+    return new Incoming(sb.toString(), seen, null);
+  }
+
+  private String attributes(HttpServletRequest request, boolean secure) {
+    return attributes(cookiePath(request), secure);
+  }
+
+  private String attributes(String p, boolean secure) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("; Path=").append(p);
+    if (domain != null) {
+      sb.append("; Domain=").append(domain);
+    }
+    if (secure) {
+      sb.append("; Secure");
+    }
+    sb.append("; HttpOnly");
+    if (sameSite != null) {
+      sb.append("; SameSite=").append(sameSite);
+    }
+    return sb.toString();
+  }
+
+  private String cookiePath(HttpServletRequest request) {
+    if (path != null) {
+      return path;
+    }
+    String cp = request.getContextPath();
+    return cp == null || cp.isEmpty() ? "/" : cp;
+  }
+
+  @Override
+  public List<String> write(HttpServletRequest request, HttpServletResponse response, String token,
+      Incoming incoming, List<String> previous) {
+    String attrs = attributes(request, request.isSecure());
+    List<String> headers = new ArrayList<>();
+    int written = 0;
+    if (token != null) {
+      int cap = chunkCapacity();
+      int n = (token.length() + cap - 1) / cap;
+      if (n > maxChunks) {
+        throw new IllegalStateException("the session token is " + token.length()
+            + " characters, more than " + maxChunks + " cookie(s) of " + cap + " can carry"
+            + (maxChunks == 1 ? " (splitting is off: maxCookieChunks is 1)" : "")
+            + ": store less in the session, or raise maxCookieChunks (at most 16)");
+      }
+      String age = maxAgeSeconds < 0 ? "" : "; Max-Age=" + maxAgeSeconds;
+      for (int i = 0; i < n; i++) {
+        String part = token.substring(i * cap, Math.min(token.length(), (i + 1) * cap));
+        headers.add(chunkName(i) + "=" + part + attrs + age);
+      }
+      written = n;
+    }
+    int stale = Math.max(incoming.parts, previousParts(previous));
+    for (int i = written; i < stale; i++) {
+      headers.add(chunkName(i) + "=" + attrs + EXPIRED);
+    }
+    install(response, headers, previous);
+    return headers;
+  }
+
+  private int previousParts(List<String> previous) {
+    int n = 0;
+    for (String h : previous) {
+      if (!h.contains("Max-Age=0;")) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Adds {@code headers}, first removing {@code previous} from the response's Set-Cookie headers. */
+  private static void install(HttpServletResponse response, List<String> headers, List<String> previous) {
+    if (headers.isEmpty()) {
+      return;
+    }
+    if (previous.isEmpty()) {
+      for (String h : headers) {
+        response.addHeader("Set-Cookie", h);
+      }
+      return;
+    }
+    List<String> others = new ArrayList<>();
+    Collection<String> all = response.getHeaders("Set-Cookie");
+    List<String> toDrop = new ArrayList<>(previous);
+    for (String h : all) {
+      if (!toDrop.remove(h)) {
+        others.add(h);
+      }
+    }
+    response.setHeader("Set-Cookie", headers.get(0));
+    for (int i = 1; i < headers.size(); i++) {
+      response.addHeader("Set-Cookie", headers.get(i));
+    }
+    for (String h : others) {
+      response.addHeader("Set-Cookie", h);
+    }
+  }
+
+  @Override
+  public boolean present(HttpServletResponse response, List<String> written) {
+    Collection<String> all = response.getHeaders("Set-Cookie");
+    return written.isEmpty() || all.containsAll(written);
+  }
+
+  @Override
+  public boolean isCookie() {
+    return true;
+  }
+}

@@ -1,0 +1,51 @@
+package dev.sessionless.servlet.internal;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.List;
+
+/** Carries the token in one request header and the same response header (empty to clear). */
+public final class HeaderCarrier implements Carrier {
+  private final String name;
+
+  /** A carrier using header {@code name}. */
+  public HeaderCarrier(String name) {
+    this.name = name;
+  }
+
+  @Override
+  public Incoming read(HttpServletRequest request, int maxLength) {
+    String v = request.getHeader(name);
+    if (v == null || v.isEmpty()) {
+      return Incoming.NONE;
+    }
+    v = v.trim();
+    if (v.length() > maxLength) {
+      return new Incoming(null, 0, dev.sessionless.core.TokenException.Reason.TOO_LARGE);
+    }
+    return new Incoming(v, 0, null);
+  }
+
+  @Override
+  public List<String> write(HttpServletRequest request, HttpServletResponse response, String token,
+      Incoming incoming, List<String> previous) {
+    String v = token == null ? "" : token;
+    response.setHeader(name, v);
+    return List.of(v);
+  }
+
+  @Override
+  public boolean present(HttpServletResponse response, List<String> written) {
+    return response.containsHeader(name);
+  }
+
+  @Override
+  public boolean isCookie() {
+    return false;
+  }
+
+  @Override
+  public int maxTokenLength() {
+    return 8192;
+  }
+}

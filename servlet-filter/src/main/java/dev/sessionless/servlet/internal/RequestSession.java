@@ -1,0 +1,311 @@
+package dev.sessionless.servlet.internal;
+
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.sessionless.core.Claims;
+import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenException;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The session state of one request and all its dispatches: decodes the incoming token on first
+ * use, tracks changes, and writes the token (at most once per change) before the response
+ * commits. Stored as a request attribute, so forwards, includes, error and async dispatches see
+ * the same session.
+ */
+public final class RequestSession {
+  /** The state name holding the session's own metadata; refused as an attribute name. */
+  public static final String META = "$sessionless";
+  /** The request attribute holding this object. */
+  public static final String ATTRIBUTE = RequestSession.class.getName();
+  /** What {@code getRequestedSessionId()} answers for a token that was rejected. */
+  static final String REJECTED_ID = "rejected";
+
+  private static final System.Logger LOG = System.getLogger("dev.sessionless.servlet.SessionlessFilter");
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** Metadata kept in the token under {@link #META}: creation millis, max-inactive, types. */
+  static final class Meta {
+    long c;
+    int m;
+    Map<String, String> t = new LinkedHashMap<>();
+
+    static Meta of(Map<?, ?> map) {
+      Meta meta = new Meta();
+      if (!(map.get("c") instanceof Number) || !(map.get("m") instanceof Number)
+          || !(map.get("t") instanceof Map)) {
+        throw new TokenException(TokenException.Reason.MALFORMED, "the session metadata is incomplete");
+      }
+      meta.c = ((Number) map.get("c")).longValue();
+      meta.m = ((Number) map.get("m")).intValue();
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) map.get("t")).entrySet()) {
+        if (!(e.getValue() instanceof String)) {
+          throw new TokenException(TokenException.Reason.MALFORMED, "a recorded type is not a string");
+        }
+        meta.t.put(String.valueOf(e.getKey()), (String) e.getValue());
+      }
+      return meta;
+    }
+
+    Map<String, Object> toMap() {
+      Map<String, Object> m2 = new LinkedHashMap<>();
+      m2.put("c", c);
+      m2.put("m", m);
+      m2.put("t", t);
+      return m2;
+    }
+  }
+
+  private final Settings settings;
+  private final HttpServletRequest request;
+  private final String rejectionAttribute;
+  /** How many filter invocations are on the stack for this request. */
+  public int depth;
+  private boolean loaded;
+  private Carrier.Incoming incoming = Carrier.Incoming.NONE;
+  private SessionToken token;
+  private TokenException.Reason rejection;
+  private TokenHttpSession session;
+  /** The requested session was invalidated (or rejected) and no new one replaced it yet. */
+  private boolean clearPending;
+  private boolean renewalPending;
+  private boolean idChanged;
+  private boolean checkedInPlace;
+  private List<String> written = List.of();
+
+  /** State for {@code request}; nothing is decoded yet. */
+  public RequestSession(Settings settings, HttpServletRequest request, String rejectionAttribute) {
+    this.settings = settings;
+    this.request = request;
+    this.rejectionAttribute = rejectionAttribute;
+  }
+
+  Settings settings() {
+    return settings;
+  }
+
+  /** Decodes the incoming token, once. Rejections start a fresh (absent) session. */
+  synchronized void load() {
+    if (loaded) {
+      return;
+    }
+    loaded = true;
+    Carrier carrier = settings.carrier;
+    incoming = carrier.read(request, settings.codec == null ? 8192 : carrier.maxTokenLength());
+    if (!incoming.present()) {
+      return;
+    }
+    if (incoming.problem != null) {
+      reject(incoming.problem);
+      return;
+    }
+    try {
+      SessionToken t = settings.codec.decode(incoming.token);
+      Meta meta = Meta.of(t.get(META, Map.class).orElseThrow(() -> new TokenException(
+          TokenException.Reason.MISSING_CLAIM, "the token carries no session metadata")));
+      long now = settings.clock.millis();
+      if (now >= meta.c + settings.absoluteLifetimeSeconds * 1000L) {
+        reject(TokenException.Reason.EXPIRED);
+        return;
+      }
+      for (String name : t.stateNames()) {
+        if (!name.equals(META) && !meta.t.containsKey(name)) {
+          throw new TokenException(TokenException.Reason.MALFORMED, "a state value has no recorded type");
+        }
+      }
+      token = t;
+      TokenHttpSession s = new TokenHttpSession(this, settings.attributes, context(), t, t.id(), meta.c,
+          t.issuedAt().toEpochMilli(), meta.m, false);
+      for (Map.Entry<String, String> e : meta.t.entrySet()) {
+        s.entries.put(e.getKey(), new TokenHttpSession.Entry(e.getValue()));
+      }
+      session = s;
+      long iat = t.issuedAt().getEpochSecond();
+      long life = t.expiresAt().getEpochSecond() - iat;
+      renewalPending = (now / 1000 - iat) >= settings.renewalFraction * life;
+    } catch (TokenException e) {
+      if (!e.reason().isRejection() && e.reason() != TokenException.Reason.STATE_MAPPING) {
+        throw e;
+      }
+      reject(e.reason() == TokenException.Reason.STATE_MAPPING ? TokenException.Reason.MALFORMED : e.reason());
+    }
+  }
+
+  private ServletContext context() {
+    return request.getServletContext();
+  }
+
+  private void reject(TokenException.Reason reason) {
+    rejection = reason;
+    token = null;
+    session = null;
+    clearPending = true;
+    request.setAttribute(rejectionAttribute, reason);
+    LOG.log(System.Logger.Level.DEBUG, "session token rejected ({0}); starting a fresh session", reason);
+  }
+
+  TokenException.Reason rejection() {
+    load();
+    return rejection;
+  }
+
+  /** The current valid session, creating one if asked; {@code null} otherwise. */
+  synchronized TokenHttpSession session(boolean create, HttpServletResponse response) {
+    load();
+    if (session != null && session.valid) {
+      return session;
+    }
+    if (!create) {
+      return null;
+    }
+    if (response != null && response.isCommitted()) {
+      throw new IllegalStateException("cannot create a session after the response has been committed");
+    }
+    long now = settings.clock.millis();
+    session = new TokenHttpSession(this, settings.attributes, context(), null, newId(), now, now,
+        settings.maxInactiveSeconds, true);
+    session.dirty = true;
+    return session;
+  }
+
+  synchronized String changeSessionId() {
+    load();
+    if (session == null || !session.valid) {
+      throw new IllegalStateException("changeSessionId: the request has no session");
+    }
+    session.id = newId();
+    session.dirty = true;
+    idChanged = true;
+    return session.id;
+  }
+
+  synchronized void invalidated(TokenHttpSession s) {
+    if (s == session) {
+      clearPending = token != null || incoming.present() || !written.isEmpty();
+    }
+  }
+
+  String requestedId() {
+    load();
+    if (token != null) {
+      return token.id();
+    }
+    return rejection != null ? REJECTED_ID : null;
+  }
+
+  boolean requestedIdValid() {
+    load();
+    return token != null && session != null && session.valid && session.id.equals(token.id());
+  }
+
+  boolean requestedFromCookie() {
+    return settings.carrier.isCookie() && requestedId() != null;
+  }
+
+  private static String newId() {
+    byte[] b = new byte[16];
+    RANDOM.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  /**
+   * Writes the token if it must be written, before the response commits.
+   *
+   * @param full also look for attribute values changed in place (re-serialises them)
+   */
+  public synchronized void checkpoint(HttpServletRequest req, HttpServletResponse raw, boolean full) {
+    if (!loaded || raw.isCommitted()) {
+      return;
+    }
+    boolean lost = !written.isEmpty() && !settings.carrier.present(raw, written);
+    TokenHttpSession s = session != null && session.valid ? session : null;
+    if (s != null) {
+      boolean inPlace = false;
+      if (full || !checkedInPlace) {
+        checkedInPlace = true;
+        inPlace = s.mutatedInPlace();
+      }
+      if (s.dirty || inPlace || renewalPending || lost) {
+        writeSession(req, raw, s);
+      }
+    } else if (clearPending || lost) {
+      if (install(req, raw, null)) {
+        clearPending = false;
+      }
+    }
+  }
+
+  private void writeSession(HttpServletRequest req, HttpServletResponse raw, TokenHttpSession s) {
+    long now = settings.clock.millis();
+    long absoluteEnd = s.created + settings.absoluteLifetimeSeconds * 1000L;
+    long remaining = (absoluteEnd - now) / 1000L;
+    long ttl = s.maxInactive > 0 ? Math.min(s.maxInactive, remaining) : remaining;
+    if (ttl < 1) {
+      // The absolute lifetime is over: the session ends here.
+      s.valid = false;
+      install(req, raw, null);
+      return;
+    }
+    Claims.Builder b = token != null ? token.toClaims() : Claims.builder();
+    b.sessionId(s.id).timeToLive(Duration.ofSeconds(ttl));
+    if (token != null) {
+      for (String name : token.stateNames()) {
+        if (!s.entries.containsKey(name)) {
+          b.remove(name);
+        }
+      }
+    }
+    Meta meta = new Meta();
+    meta.c = s.created;
+    meta.m = s.maxInactive;
+    for (Map.Entry<String, TokenHttpSession.Entry> e : s.entries.entrySet()) {
+      TokenHttpSession.Entry entry = e.getValue();
+      meta.t.put(e.getKey(), entry.typeName);
+      if (entry.loaded) {
+        byte[] json = settings.attributes.json(entry.value);
+        b.put(e.getKey(), new RawValue(new String(json, StandardCharsets.UTF_8)));
+      }
+    }
+    b.put(META, meta.toMap());
+    String text = settings.codec.encode(b.build());
+    if (!install(req, raw, text)) {
+      return;
+    }
+    s.written();
+    renewalPending = false;
+    clearPending = false;
+    idChanged = false;
+  }
+
+  /**
+   * Writes the carrier headers; false if the container ignored them (an included servlet may
+   * not change headers: Tomcat enforces that below any wrapper), so a later checkpoint retries.
+   */
+  private boolean install(HttpServletRequest req, HttpServletResponse raw, String text) {
+    List<String> now = settings.carrier.write(req, raw, text, incoming, written);
+    if (!now.isEmpty() && !settings.carrier.present(raw, now)) {
+      return false;
+    }
+    written = now;
+    return true;
+  }
+
+  /** For tests and diagnostics: whether the id was changed and not yet written. */
+  boolean idChangePending() {
+    return idChanged;
+  }
+
+  /** The reason the incoming token was rejected, if it was (and it was looked at). */
+  public Optional<TokenException.Reason> rejectionIfLoaded() {
+    return Optional.ofNullable(loaded ? rejection : null);
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Sessionless servlet filter: a {@code jakarta.servlet} {@link jakarta.servlet.Filter} that
+ * replaces {@code HttpSession} with a session carried in a signed or encrypted token.
+ *
+ * <p>Exports exactly one package, {@code dev.sessionless.servlet}; everything under
+ * {@code dev.sessionless.servlet.internal} is implementation detail.
+ */
+module dev.sessionless.servlet {
+  requires transitive dev.sessionless.core;
+  requires transitive jakarta.servlet;
+  requires com.fasterxml.jackson.databind;
+
+  exports dev.sessionless.servlet;
+}

@@ -1,0 +1,53 @@
+package dev.sessionless.servlet;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The builder refuses incomplete or contradictory configurations at build(). */
+class BuilderTest {
+  private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.HS256));
+
+  private SessionlessFilter.Builder valid() {
+    return SessionlessFilter.builder().keys(keys).issuer("i").audience("a");
+  }
+
+  @Test
+  void validConfigurationBuilds() {
+    valid().maxInactiveInterval(Duration.ofMinutes(5)).renewalFraction(0.25).maxCookieChunks(16).build();
+  }
+
+  @Test
+  void missingKeysIssuerOrAudienceIsRefused() {
+    assertThrows(IllegalStateException.class, () -> SessionlessFilter.builder().issuer("i").audience("a").build());
+    assertThrows(IllegalStateException.class, () -> SessionlessFilter.builder().keys(keys).audience("a").build());
+    assertThrows(IllegalStateException.class, () -> SessionlessFilter.builder().keys(keys).issuer("i").build());
+  }
+
+  @Test
+  void optionSetTwiceIsRefused() {
+    assertThrows(IllegalStateException.class, () -> valid().cookieName("a").cookieName("b"));
+  }
+
+  @Test
+  void outOfRangeValuesAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> valid().maxCookieChunks(17).build());
+    assertThrows(IllegalArgumentException.class, () -> valid().maxCookieChunks(0).build());
+    assertThrows(IllegalArgumentException.class, () -> valid().renewalFraction(0).build());
+    assertThrows(IllegalArgumentException.class, () -> valid().renewalFraction(1.5).build());
+    assertThrows(IllegalArgumentException.class, () -> valid().maxInactiveInterval(Duration.ZERO).build());
+    assertThrows(IllegalArgumentException.class, () -> valid().cookieSameSite("Loose").build());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> valid().cookieName("a b").build());
+    assertTrue(e.getMessage().contains("cookieName"), e.getMessage());
+  }
+
+  @Test
+  void cookieOptionsWithTheHeaderCarrierAreRefused() {
+    assertThrows(IllegalStateException.class, () -> valid().header("X-Session").cookieName("S").build());
+  }
+}
