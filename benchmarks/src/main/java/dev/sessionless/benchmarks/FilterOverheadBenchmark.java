@@ -1,0 +1,197 @@
+package dev.sessionless.benchmarks;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.servlet.SessionlessFilter;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Server;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * What a session costs per request inside a real servlet container: embedded Jetty 12 (ee10)
+ * driven in-process through its {@code LocalConnector} (the whole HTTP parse, dispatch and
+ * response generation, without sockets), with an application servlet that uses {@code
+ * HttpSession} the ordinary way.
+ *
+ * <ul>
+ *   <li>{@code session=none}: the same servlet without any session: the container's own cost,
+ *       to subtract.
+ *   <li>{@code session=container}: Jetty's in-memory {@code HttpSession} (a {@code
+ *       SessionHandler} with its default cache; the {@code JSESSIONID} cookie).
+ *   <li>{@code session=sessionless}: the Sessionless filter with an HS256 key and the default
+ *       settings (verification cache on, as a server would run it).
+ * </ul>
+ *
+ * {@code readOnly} reads a ~256-byte cart attribute (a record with a list of items) and writes
+ * nothing; {@code writing} replaces it with a new one on every request, so Sessionless decodes,
+ * checks the new value round-trips, encodes and sets a cookie. Set-up checks that a read writes
+ * no cookie and that a write does.
+ *
+ * <pre>{@code
+ * java -jar benchmarks/target/benchmarks.jar FilterOverheadBenchmark -f 2 -wi 3 -w 2s -i 5 -r 2s -prof gc
+ * }</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class FilterOverheadBenchmark {
+  /** Which session implementation serves the request. */
+  @Param({"none", "container", "sessionless"})
+  String session;
+
+  Server server;
+  LocalConnector local;
+  String readRequest;
+  String writeRequest;
+
+  /** One line of the cart. */
+  public record Item(String sku, String name, int quantity, long priceCents) {}
+
+  /** The session attribute: about 256 bytes of JSON. */
+  public record Cart(String locale, String currency, List<Item> items, String promotion) {}
+
+  static Cart cart(int variant) {
+    List<Item> items = new ArrayList<>();
+    items.add(new Item("SKU-1001", "Espresso beans 1kg", 1, 2490));
+    items.add(new Item("SKU-2002", "Ceramic cup, white", 2, 1290));
+    items.add(new Item("SKU-3003", "Milk jug 350ml", 1, 1990 + variant % 100));
+    return new Cart("en-GB", "GBP", items, "WINTER-" + (variant % 1000));
+  }
+
+  /** The application servlet, the same in every mode. */
+  static final class ShopServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private final boolean sessions;
+    private int counter;
+
+    ShopServlet(boolean sessions) {
+      this.sessions = sessions;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+      res.setContentType("text/plain;charset=UTF-8");
+      boolean write = "/write".equals(req.getServletPath());
+      Object cart;
+      if (!sessions) {
+        cart = write ? cart(counter++) : null;
+      } else if (write) {
+        HttpSession s = req.getSession();
+        cart = cart(counter++);
+        s.setAttribute("cart", cart);
+      } else {
+        HttpSession s = req.getSession(false);
+        cart = s == null ? null : s.getAttribute("cart");
+      }
+      res.getWriter().write(cart == null ? "empty" : "items=" + ((Cart) cart).items().size());
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void setup() throws Exception {
+    server = new Server();
+    local = new LocalConnector(server);
+    server.addConnector(local);
+    boolean sessions = !session.equals("none");
+    ServletContextHandler context = session.equals("container")
+        ? new ServletContextHandler(ServletContextHandler.SESSIONS)
+        : new ServletContextHandler();
+    context.setContextPath("/");
+    if (session.equals("sessionless")) {
+      SessionlessFilter filter = SessionlessFilter.builder()
+          .keys(KeySet.of(TokenKey.generate("bench", Algorithm.HS256)))
+          .issuer("https://shop.example").audience("shop")
+          .attributeTypes(Cart.class, Item.class)
+          .build();
+      context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
+    }
+    ShopServlet servlet = new ShopServlet(sessions);
+    context.addServlet(new ServletHolder(servlet), "/read");
+    context.addServlet(new ServletHolder(servlet), "/write");
+    server.setHandler(context);
+    server.start();
+
+    String cookie = "";
+    if (sessions) {
+      String first = local.getResponse(request("/write", ""));
+      cookie = cookieOf(first);
+      if (cookie.isEmpty()) {
+        throw new IllegalStateException("the first write set no session cookie:\n" + first);
+      }
+    }
+    readRequest = request("/read", cookie);
+    writeRequest = request("/write", cookie);
+    String read = local.getResponse(readRequest);
+    if (!read.startsWith("HTTP/1.1 200") || read.contains("Set-Cookie") != false
+        || !read.contains(sessions ? "items=3" : "empty")) {
+      throw new IllegalStateException("a read must answer 200 from the session and write no cookie:\n" + read);
+    }
+    String written = local.getResponse(writeRequest);
+    if (!written.startsWith("HTTP/1.1 200") || !written.contains("items=3")
+        || (session.equals("sessionless") && !written.contains("Set-Cookie"))) {
+      throw new IllegalStateException("a write must answer 200 (and set the token cookie):\n" + written);
+    }
+  }
+
+  static String request(String path, String cookie) {
+    return "GET " + path + " HTTP/1.1\r\n"
+        + "Host: shop.example\r\n"
+        + "User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0\r\n"
+        + "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\r\n"
+        + "Accept-Language: en-GB,en;q=0.5\r\n"
+        + (cookie.isEmpty() ? "" : "Cookie: " + cookie + "\r\n")
+        + "\r\n";
+  }
+
+  /** The name=value pairs of every Set-Cookie in a raw response, joined as a Cookie header. */
+  static String cookieOf(String response) {
+    StringBuilder b = new StringBuilder();
+    for (String line : response.split("\r\n")) {
+      if (line.regionMatches(true, 0, "Set-Cookie:", 0, 11)) {
+        String pair = line.substring(11).trim().split(";", 2)[0];
+        if (!pair.endsWith("=")) {
+          b.append(b.length() == 0 ? "" : "; ").append(pair);
+        }
+      }
+    }
+    return b.toString();
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws Exception {
+    server.stop();
+  }
+
+  @Benchmark
+  public String readOnly() throws Exception {
+    return local.getResponse(readRequest);
+  }
+
+  @Benchmark
+  public String writing() throws Exception {
+    return local.getResponse(writeRequest);
+  }
+}
