@@ -1,0 +1,245 @@
+package dev.sessionless.examples;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.servlet.SessionlessFilter;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.ServletContainerInitializer;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.catalina.Context;
+import org.apache.catalina.startup.Tomcat;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * The main demo: three servlet containers — Jetty, Tomcat, Jetty — run the same ordinary shop
+ * servlet that uses {@code HttpSession}, with the Sessionless filter in front. They share nothing
+ * but a JWKS file. A client walks a cart round-robin across them; one node is stopped mid-way and
+ * the cart carries on, because it lives in the cookie. Last, a tampered cookie starts a fresh
+ * session instead of an error.
+ *
+ * <p>Run: {@code mvn -q -B -ntp install -DskipTests && mvn -q -B -ntp -pl examples exec:java}.
+ */
+public final class ClusterDemo {
+  /** Tomcat logs its start and stop through java.util.logging at INFO; the demo keeps quiet. */
+  private static final java.util.logging.Logger TOMCAT_LOG = java.util.logging.Logger.getLogger("org.apache");
+
+  private ClusterDemo() {}
+
+  /** The cart, an application type registered with the filter. */
+  public static final class Cart {
+    /** The items, in the order added. */
+    public List<String> items = new ArrayList<>();
+  }
+
+  /** An ordinary servlet: it knows nothing of tokens. */
+  static final class ShopServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private final String node;
+
+    ShopServlet(String node) {
+      this.node = node;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+      HttpSession session = req.getSession();
+      Cart cart = (Cart) session.getAttribute("cart");
+      if (cart == null) {
+        cart = new Cart();
+        session.setAttribute("cart", cart);
+      }
+      String item = req.getParameter("add");
+      if (item != null) {
+        cart.items.add(item); // changed in place: the filter notices and writes the cookie
+      }
+      Object rejected = req.getAttribute(SessionlessFilter.REJECTION_ATTRIBUTE);
+      res.setContentType("text/plain;charset=UTF-8");
+      res.getWriter().print(node + " " + cart.items + (rejected == null ? "" : " (token refused: " + rejected + ")"));
+    }
+  }
+
+  /** One running node. */
+  interface Node extends AutoCloseable {
+    int port();
+
+    @Override
+    void close() throws Exception;
+  }
+
+  static ServletContainerInitializer app(String name, Path jwks) {
+    return (classes, ctx) -> {
+      KeySet keys;
+      try {
+        keys = KeySet.fromJwks(Files.readString(jwks));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      SessionlessFilter filter = SessionlessFilter.builder()
+          .keys(keys).issuer("https://shop.example").audience("shop")
+          .cookieName("SHOP").attributeTypes(Cart.class).build();
+      ctx.addFilter("sessionless", filter)
+          .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+      ctx.addServlet("shop", new ShopServlet(name)).addMapping("/cart");
+    };
+  }
+
+  static Node jetty(String name, Path jwks) throws Exception {
+    Server server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    server.addConnector(connector);
+    ServletContextHandler context = new ServletContextHandler("/");
+    context.addServletContainerInitializer(app(name, jwks));
+    server.setHandler(context);
+    server.start();
+    int port = connector.getLocalPort();
+    return new Node() {
+      @Override
+      public int port() {
+        return port;
+      }
+
+      @Override
+      public void close() throws Exception {
+        server.stop();
+      }
+    };
+  }
+
+  static Node tomcat(String name, Path jwks) throws Exception {
+    Path base = Files.createTempDirectory("tomcat");
+    Tomcat tomcat = new Tomcat();
+    tomcat.setBaseDir(base.toString());
+    tomcat.setPort(0);
+    tomcat.getConnector().setProperty("address", "127.0.0.1");
+    Context context = tomcat.addContext("", base.toString());
+    context.addServletContainerInitializer(app(name, jwks), null);
+    tomcat.start();
+    int port = tomcat.getConnector().getLocalPort();
+    return new Node() {
+      @Override
+      public int port() {
+        return port;
+      }
+
+      @Override
+      public void close() throws Exception {
+        tomcat.stop();
+        tomcat.destroy();
+      }
+    };
+  }
+
+  /** Runs the demo, printing to standard output. */
+  public static void main(String[] args) throws Exception {
+    run(System.out);
+    System.exit(0);
+  }
+
+  /**
+   * Runs the demo, printing to {@code out}.
+   *
+   * @return the body of every reply, in order
+   */
+  public static List<String> run(PrintStream out) throws Exception {
+    TOMCAT_LOG.setLevel(java.util.logging.Level.SEVERE);
+    Path dir = Files.createTempDirectory("sessionless-demo");
+    Path jwks = dir.resolve("keys.jwks");
+    Files.writeString(jwks, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
+    out.println("One JWKS file, three nodes that share nothing else:");
+    List<Node> nodes = List.of(jetty("jetty-a", jwks), tomcat("tomcat-b", jwks), jetty("jetty-c", jwks));
+    List<String> replies = new ArrayList<>();
+    try {
+      HttpClient http = HttpClient.newHttpClient();
+      Map<String, String> cookies = new LinkedHashMap<>();
+      boolean[] down = new boolean[nodes.size()];
+      String[] items = {"espresso-beans", "grinder", "filter-papers", "mug", "milk-jug", "scales"};
+      int turn = 0;
+      for (int step = 0; step <= items.length; step++) {
+        if (step == 3) {
+          nodes.get(1).close();
+          out.println("  -- tomcat-b stopped: it held no session, so nothing is lost --");
+        }
+        String query = step < items.length ? "?add=" + items[step] : "";
+        String reply = null;
+        while (reply == null) {
+          int n = turn++ % nodes.size();
+          if (down[n]) {
+            continue;
+          }
+          try {
+            reply = get(http, nodes.get(n).port(), "/cart" + query, cookies);
+          } catch (ConnectException refused) {
+            down[n] = true; // the balancer's health check takes it out of rotation
+          }
+        }
+        replies.add(reply);
+        out.println("  " + (query.isEmpty() ? "view" : "add " + items[step]) + " -> " + reply
+            + "   [cookie " + cookies.getOrDefault("SHOP", "").length() + " chars]");
+      }
+
+      Map<String, String> tampered = new LinkedHashMap<>(cookies);
+      String token = tampered.get("SHOP");
+      tampered.put("SHOP", token.substring(0, token.length() - 2) + (token.endsWith("AA") ? "EE" : "AA"));
+      String reply = get(http, nodes.get(0).port(), "/cart", tampered);
+      replies.add(reply);
+      out.println("A tampered cookie -> " + reply);
+    } finally {
+      for (Node node : nodes) {
+        try {
+          node.close();
+        } catch (Exception alreadyStopped) {
+          // tomcat-b was stopped on purpose
+        }
+      }
+    }
+    return replies;
+  }
+
+  private static String get(HttpClient http, int port, String path, Map<String, String> cookies)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+    if (!cookies.isEmpty()) {
+      StringBuilder header = new StringBuilder();
+      cookies.forEach((k, v) -> header.append(header.length() == 0 ? "" : "; ").append(k).append('=').append(v));
+      b.header("Cookie", header.toString());
+    }
+    HttpResponse<String> res = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    if (res.statusCode() != 200) {
+      throw new IllegalStateException("HTTP " + res.statusCode() + ": " + res.body());
+    }
+    for (String setCookie : res.headers().allValues("set-cookie")) {
+      String pair = setCookie.split(";", 2)[0];
+      int eq = pair.indexOf('=');
+      String value = pair.substring(eq + 1);
+      if (value.isEmpty() || setCookie.toLowerCase().contains("max-age=0")) {
+        cookies.remove(pair.substring(0, eq));
+      } else {
+        cookies.put(pair.substring(0, eq), value);
+      }
+    }
+    return res.body();
+  }
+}
