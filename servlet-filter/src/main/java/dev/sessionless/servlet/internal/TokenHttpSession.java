@@ -152,7 +152,9 @@ final class TokenHttpSession implements HttpSession {
     e.value = value;
     e.loaded = true;
     e.baseline = AttributeCodec.isMutable(codec.resolve(typeName)) ? json : null;
-    if (value instanceof HttpSessionBindingListener) {
+    Entry previous = entries.get(name);
+    boolean same = previous != null && previous.loaded && previous.value == value;
+    if (!same && value instanceof HttpSessionBindingListener) {
       ((HttpSessionBindingListener) value).valueBound(new HttpSessionBindingEvent(this, name, value));
     }
     Entry old = entries.put(name, e);

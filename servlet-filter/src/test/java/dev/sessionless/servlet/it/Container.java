@@ -10,6 +10,8 @@ import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.descriptor.web.ErrorPage;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.apache.catalina.valves.RemoteIpValve;
+import org.eclipse.jetty.server.ForwardedRequestCustomizer;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -18,7 +20,8 @@ import org.eclipse.jetty.server.ServerConnector;
 /**
  * A real servlet container on a loopback port, set up by a {@link ServletContainerInitializer}
  * (which adds filters and servlets through the standard {@code ServletContext} API) with one
- * global error page at {@code /error}. Reusable for multi-node tests and benchmarks.
+ * global error page at {@code /error}, trusting {@code X-Forwarded-Proto} from loopback (as
+ * behind a TLS-terminating proxy). Reusable for multi-node tests and benchmarks.
  */
 public abstract class Container implements AutoCloseable {
   /**
@@ -48,6 +51,7 @@ public abstract class Container implements AutoCloseable {
       HttpConfiguration http = new HttpConfiguration();
       http.setRequestHeaderSize(HEADER_SIZE);
       http.setResponseHeaderSize(HEADER_SIZE);
+      http.addCustomizer(new ForwardedRequestCustomizer());
       ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
       connector.setHost("127.0.0.1");
       connector.setPort(0);
@@ -97,6 +101,9 @@ public abstract class Container implements AutoCloseable {
       tomcat.getConnector().setProperty("maxHttpHeaderSize", String.valueOf(HEADER_SIZE));
       Context context = tomcat.addContext("", base.toString());
       context.addServletContainerInitializer(setup, null);
+      RemoteIpValve proxy = new RemoteIpValve();
+      proxy.setProtocolHeader("X-Forwarded-Proto");
+      context.getPipeline().addValve(proxy);
       ErrorPage page = new ErrorPage();
       page.setLocation("/error");
       context.addErrorPage(page);

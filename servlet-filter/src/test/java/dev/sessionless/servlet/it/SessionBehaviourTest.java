@@ -525,4 +525,21 @@ abstract class SessionBehaviourTest {
     assertEquals(500, r.status);
     assertTrue(r.setCookie("SLN").isEmpty(), r.setCookies.toString());
   }
+
+  @Test
+  void cookieIsSecureWhenTheRequestIsSecure() {
+    TestClient c = client();
+    c.headers.put("X-Forwarded-Proto", "https");
+    TestClient.Reply r = c.get("/s/new");
+    assertTrue(r.setCookie("SL").get(0).contains("; Secure"), r.setCookies.toString());
+  }
+
+  @Test
+  void settingTheSameValueAgainDoesNotUnbindIt() {
+    BindingProbe.EVENTS.clear();
+    TestClient c = client();
+    c.get("/s/bind?name=p&value=one");
+    c.get("/s/rebind?name=p");
+    assertEquals(List.of("bound:p:one"), BindingProbe.EVENTS);
+  }
 }
