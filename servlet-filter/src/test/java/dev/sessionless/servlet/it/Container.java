@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.catalina.Context;
+import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.descriptor.web.ErrorPage;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
@@ -99,7 +99,11 @@ public abstract class Container implements AutoCloseable {
       tomcat.setPort(0);
       tomcat.getConnector().setProperty("address", "127.0.0.1");
       tomcat.getConnector().setProperty("maxHttpHeaderSize", String.valueOf(HEADER_SIZE));
-      Context context = tomcat.addContext("", base.toString());
+      StandardContext context = (StandardContext) tomcat.addContext("", base.toString());
+      // Embedded and short-lived: skip the leak detectors that need --add-opens.
+      context.setClearReferencesObjectStreamClassCaches(false);
+      context.setClearReferencesThreadLocals(false);
+      context.setClearReferencesRmiTargets(false);
       context.addServletContainerInitializer(setup, null);
       RemoteIpValve proxy = new RemoteIpValve();
       proxy.setProtocolHeader("X-Forwarded-Proto");

@@ -542,4 +542,24 @@ abstract class SessionBehaviourTest {
     c.get("/s/rebind?name=p");
     assertEquals(List.of("bound:p:one"), BindingProbe.EVENTS);
   }
+
+  @Test
+  void overlongReassembledTokenIsRejectedBeforeDecoding() {
+    TestClient c = client();
+    c.cookies.put("SL", "a".repeat(9000));
+    c.cookies.put("SL.1", "a".repeat(9000));
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals(200, r.status);
+    assertEquals("TOO_LARGE", r.get("rejection"));
+    assertTrue(c.cookies.isEmpty(), c.cookies.toString());
+  }
+
+  @Test
+  void orphanChunkWithoutTheFirstCookieIsRejectedAndCleared() {
+    TestClient c = client();
+    c.cookies.put("SL.3", "abc");
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("MALFORMED", r.get("rejection"));
+    assertTrue(c.cookies.isEmpty(), r.setCookies.toString());
+  }
 }
