@@ -562,4 +562,26 @@ abstract class SessionBehaviourTest {
     assertEquals("MALFORMED", r.get("rejection"));
     assertTrue(c.cookies.isEmpty(), r.setCookies.toString());
   }
+
+  @Test
+  void readingAMutableAttributeWithoutChangingItWritesNothing() {
+    TestClient c = client();
+    c.get("/s/setcart?value=mug");
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("[mug]:Cart", r.get("attr.cart"));
+    assertTrue(r.setCookies.isEmpty(), r.setCookies.toString());
+  }
+
+  @Test
+  void createdTimeAndLastAccessedTimeFollowTheToken() {
+    TestClient c = client();
+    TestClient.Reply first = c.get("/s/new");
+    clock.advance(Duration.ofMinutes(1));
+    TestClient.Reply changed = c.get("/s/set?value=later");
+    clock.advance(Duration.ofMinutes(1));
+    TestClient.Reply read = c.get("/s/read");
+    assertEquals(first.get("created"), read.get("created"));
+    assertEquals(String.valueOf(Long.parseLong(first.get("created")) + 60_000), read.get("lastAccessed"),
+        "last accessed = when the token was last written");
+  }
 }
