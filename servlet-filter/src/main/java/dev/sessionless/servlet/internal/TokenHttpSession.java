@@ -1,6 +1,7 @@
 package dev.sessionless.servlet.internal;
 
 import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenException;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpSession;
 import jakarta.servlet.http.HttpSessionBindingEvent;
@@ -117,7 +118,12 @@ final class TokenHttpSession implements HttpSession {
         throw new IllegalStateException("session attribute '" + name + "' has type " + e.typeName
             + ", which this filter does not allow: register it with attributeTypes(...)");
       }
-      e.value = token.get(name, type).orElse(null);
+      try {
+        e.value = token.get(name, type).orElse(null);
+      } catch (TokenException ex) {
+        throw new IllegalStateException("session attribute '" + name + "' cannot be read as "
+            + e.typeName + " (" + ex.reason() + "): was the class changed since it was stored?", ex);
+      }
       e.loaded = true;
       if (e.value != null && AttributeCodec.isMutable(type)) {
         e.baseline = codec.json(e.value);

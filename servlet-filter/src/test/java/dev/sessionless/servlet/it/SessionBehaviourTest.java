@@ -584,4 +584,17 @@ abstract class SessionBehaviourTest {
     assertEquals(String.valueOf(Long.parseLong(first.get("created")) + 60_000), read.get("lastAccessed"),
         "last accessed = when the token was last written");
   }
+
+  @Test
+  void storedValueThatNoLongerFitsItsClassIsAnIllegalStateNamingTheAttribute() {
+    TestClient c = client();
+    TokenCodec same = TokenCodec.builder().keys(keys)
+        .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofMinutes(30)).clock(clock).build();
+    c.cookies.put("SL", same.encode(Claims.builder()
+        .put("$sessionless", Map.of("c", clock.millis(), "m", 1800, "t", Map.of("cart", Cart.class.getName())))
+        .put("cart", List.of("not", "a", "cart")).build()));
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals(200, r.status);
+    assertTrue(r.get("attr.cart").startsWith("ISE:session attribute 'cart'"), r.body);
+  }
 }
