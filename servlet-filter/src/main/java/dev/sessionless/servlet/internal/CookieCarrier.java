@@ -59,6 +59,19 @@ public final class CookieCarrier implements Carrier {
     return COOKIE_LIMIT - (name.length() + 4) - attrs;
   }
 
+  /** The index of chunk cookie {@code n} (0 for the plain name), or -1 if it is no chunk of ours. */
+  private int chunkIndex(String n) {
+    if (n.equals(name)) {
+      return 0;
+    }
+    String suffix = n.substring(name.length() + 1);
+    if (suffix.isEmpty() || suffix.length() > 2 || !suffix.chars().allMatch(Character::isDigit)) {
+      return -1;
+    }
+    int i = Integer.parseInt(suffix);
+    return i >= 1 && i < 16 ? i : -1;
+  }
+
   @Override
   public int maxTokenLength() {
     return Math.max(256, chunkCapacity() * maxChunks);
@@ -85,7 +98,10 @@ public final class CookieCarrier implements Carrier {
       total += found.get(chunkName(parts)).length();
       parts++;
     }
-    int seen = Math.max(parts, found.size());
+    int seen = parts;
+    for (String n : found.keySet()) {
+      seen = Math.max(seen, chunkIndex(n) + 1);
+    }
     if (parts == 0) {
       return new Incoming(null, seen, TokenException.Reason.MALFORMED);
     }

@@ -1,6 +1,7 @@
 package dev.sessionless.servlet.internal;
 
 import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenException;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpSession;
 import jakarta.servlet.http.HttpSessionBindingEvent;
@@ -117,7 +118,12 @@ final class TokenHttpSession implements HttpSession {
         throw new IllegalStateException("session attribute '" + name + "' has type " + e.typeName
             + ", which this filter does not allow: register it with attributeTypes(...)");
       }
-      e.value = token.get(name, type).orElse(null);
+      try {
+        e.value = token.get(name, type).orElse(null);
+      } catch (TokenException ex) {
+        throw new IllegalStateException("session attribute '" + name + "' cannot be read as "
+            + e.typeName + " (" + ex.reason() + "): was the class changed since it was stored?", ex);
+      }
       e.loaded = true;
       if (e.value != null && AttributeCodec.isMutable(type)) {
         e.baseline = codec.json(e.value);
@@ -152,7 +158,9 @@ final class TokenHttpSession implements HttpSession {
     e.value = value;
     e.loaded = true;
     e.baseline = AttributeCodec.isMutable(codec.resolve(typeName)) ? json : null;
-    if (value instanceof HttpSessionBindingListener) {
+    Entry previous = entries.get(name);
+    boolean same = previous != null && previous.loaded && previous.value == value;
+    if (!same && value instanceof HttpSessionBindingListener) {
       ((HttpSessionBindingListener) value).valueBound(new HttpSessionBindingEvent(this, name, value));
     }
     Entry old = entries.put(name, e);

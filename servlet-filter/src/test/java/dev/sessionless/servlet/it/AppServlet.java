@@ -173,6 +173,12 @@ public final class AppServlet extends HttpServlet {
         req.getSession().setAttribute(name, new BindingProbe(value));
         describe(req, res.getWriter());
         return;
+      case "/rebind": {
+        HttpSession session = req.getSession();
+        session.setAttribute(name, session.getAttribute(name));
+        describe(req, res.getWriter());
+        return;
+      }
       case "/setlarge":
         req.getSession().setAttribute("large", "z".repeat(Integer.parseInt(value)));
         describe(req, res.getWriter());

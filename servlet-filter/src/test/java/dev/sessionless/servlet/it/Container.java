@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.catalina.Context;
+import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.descriptor.web.ErrorPage;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.apache.catalina.valves.RemoteIpValve;
+import org.eclipse.jetty.server.ForwardedRequestCustomizer;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -18,7 +20,8 @@ import org.eclipse.jetty.server.ServerConnector;
 /**
  * A real servlet container on a loopback port, set up by a {@link ServletContainerInitializer}
  * (which adds filters and servlets through the standard {@code ServletContext} API) with one
- * global error page at {@code /error}. Reusable for multi-node tests and benchmarks.
+ * global error page at {@code /error}, trusting {@code X-Forwarded-Proto} from loopback (as
+ * behind a TLS-terminating proxy). Reusable for multi-node tests and benchmarks.
  */
 public abstract class Container implements AutoCloseable {
   /**
@@ -48,6 +51,7 @@ public abstract class Container implements AutoCloseable {
       HttpConfiguration http = new HttpConfiguration();
       http.setRequestHeaderSize(HEADER_SIZE);
       http.setResponseHeaderSize(HEADER_SIZE);
+      http.addCustomizer(new ForwardedRequestCustomizer());
       ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
       connector.setHost("127.0.0.1");
       connector.setPort(0);
@@ -95,8 +99,15 @@ public abstract class Container implements AutoCloseable {
       tomcat.setPort(0);
       tomcat.getConnector().setProperty("address", "127.0.0.1");
       tomcat.getConnector().setProperty("maxHttpHeaderSize", String.valueOf(HEADER_SIZE));
-      Context context = tomcat.addContext("", base.toString());
+      StandardContext context = (StandardContext) tomcat.addContext("", base.toString());
+      // Embedded and short-lived: skip the leak detectors that need --add-opens.
+      context.setClearReferencesObjectStreamClassCaches(false);
+      context.setClearReferencesThreadLocals(false);
+      context.setClearReferencesRmiTargets(false);
       context.addServletContainerInitializer(setup, null);
+      RemoteIpValve proxy = new RemoteIpValve();
+      proxy.setProtocolHeader("X-Forwarded-Proto");
+      context.getPipeline().addValve(proxy);
       ErrorPage page = new ErrorPage();
       page.setLocation("/error");
       context.addErrorPage(page);

@@ -525,4 +525,76 @@ abstract class SessionBehaviourTest {
     assertEquals(500, r.status);
     assertTrue(r.setCookie("SLN").isEmpty(), r.setCookies.toString());
   }
+
+  @Test
+  void cookieIsSecureWhenTheRequestIsSecure() {
+    TestClient c = client();
+    c.headers.put("X-Forwarded-Proto", "https");
+    TestClient.Reply r = c.get("/s/new");
+    assertTrue(r.setCookie("SL").get(0).contains("; Secure"), r.setCookies.toString());
+  }
+
+  @Test
+  void settingTheSameValueAgainDoesNotUnbindIt() {
+    BindingProbe.EVENTS.clear();
+    TestClient c = client();
+    c.get("/s/bind?name=p&value=one");
+    c.get("/s/rebind?name=p");
+    assertEquals(List.of("bound:p:one"), BindingProbe.EVENTS);
+  }
+
+  @Test
+  void overlongReassembledTokenIsRejectedBeforeDecoding() {
+    TestClient c = client();
+    c.cookies.put("SL", "a".repeat(9000));
+    c.cookies.put("SL.1", "a".repeat(9000));
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals(200, r.status);
+    assertEquals("TOO_LARGE", r.get("rejection"));
+    assertTrue(c.cookies.isEmpty(), c.cookies.toString());
+  }
+
+  @Test
+  void orphanChunkWithoutTheFirstCookieIsRejectedAndCleared() {
+    TestClient c = client();
+    c.cookies.put("SL.3", "abc");
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("MALFORMED", r.get("rejection"));
+    assertTrue(c.cookies.isEmpty(), r.setCookies.toString());
+  }
+
+  @Test
+  void readingAMutableAttributeWithoutChangingItWritesNothing() {
+    TestClient c = client();
+    c.get("/s/setcart?value=mug");
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("[mug]:Cart", r.get("attr.cart"));
+    assertTrue(r.setCookies.isEmpty(), r.setCookies.toString());
+  }
+
+  @Test
+  void createdTimeAndLastAccessedTimeFollowTheToken() {
+    TestClient c = client();
+    TestClient.Reply first = c.get("/s/new");
+    clock.advance(Duration.ofMinutes(1));
+    TestClient.Reply changed = c.get("/s/set?value=later");
+    clock.advance(Duration.ofMinutes(1));
+    TestClient.Reply read = c.get("/s/read");
+    assertEquals(first.get("created"), read.get("created"));
+    assertEquals(String.valueOf(Long.parseLong(first.get("created")) + 60_000), read.get("lastAccessed"),
+        "last accessed = when the token was last written");
+  }
+
+  @Test
+  void storedValueThatNoLongerFitsItsClassIsAnIllegalStateNamingTheAttribute() {
+    TestClient c = client();
+    TokenCodec same = TokenCodec.builder().keys(keys)
+        .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofMinutes(30)).clock(clock).build();
+    c.cookies.put("SL", same.encode(Claims.builder()
+        .put("$sessionless", Map.of("c", clock.millis(), "m", 1800, "t", Map.of("cart", Cart.class.getName())))
+        .put("cart", List.of("not", "a", "cart")).build()));
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals(200, r.status);
+    assertTrue(r.get("attr.cart").startsWith("ISE:session attribute 'cart'"), r.body);
+  }
 }
