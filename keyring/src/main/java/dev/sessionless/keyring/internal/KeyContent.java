@@ -1,0 +1,118 @@
+package dev.sessionless.keyring.internal;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.keyring.EncryptedJwks;
+import dev.sessionless.keyring.KeyringException;
+import dev.sessionless.keyring.KeyringException.Reason;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+
+/** Turns the text of a key file, variable or response into a key set. */
+public final class KeyContent {
+  /** Shortest secret accepted from a bare base64url value, in bytes. */
+  public static final int MIN_SECRET_BYTES = 32;
+
+  private KeyContent() {}
+
+  /** How to open an encrypted key set: a password, a key-encryption key, or neither. */
+  public static final class Unlock {
+    final char[] password;
+    final byte[] kek;
+
+    private Unlock(char[] password, byte[] kek) {
+      this.password = password;
+      this.kek = kek;
+    }
+
+    /** No secret: an encrypted key set is refused. */
+    public static Unlock none() {
+      return new Unlock(null, null);
+    }
+
+    /** A password (PBES2). */
+    public static Unlock password(char[] password) {
+      return new Unlock(password.clone(), null);
+    }
+
+    /** A 32-byte key-encryption key (A256KW). */
+    public static Unlock kek(byte[] kek) {
+      return new Unlock(null, kek.clone());
+    }
+
+    @Override
+    public String toString() {
+      return password != null ? "Unlock[password]" : kek != null ? "Unlock[kek]" : "Unlock[none]";
+    }
+  }
+
+  /**
+   * Reads a JWKS, an encrypted JWKS or — if {@code allowBareSecret} — one base64url secret.
+   *
+   * @param what names the source in messages (never its content)
+   * @throws KeyringException {@code MALFORMED}, {@code DECRYPTION_FAILED} or {@code CONFIGURATION}
+   */
+  public static KeySet parse(String text, Unlock unlock, boolean allowBareSecret, String what) {
+    String t = text.strip();
+    if (t.isEmpty()) {
+      throw new KeyringException(Reason.MALFORMED, what + " is empty");
+    }
+    if (EncryptedJwks.isEncrypted(t)) {
+      if (unlock.password != null) {
+        return nonEmpty(EncryptedJwks.decrypt(t, unlock.password), what);
+      } else if (unlock.kek != null) {
+        return nonEmpty(EncryptedJwks.decrypt(t, unlock.kek), what);
+      }
+      throw new KeyringException(Reason.CONFIGURATION,
+          what + " is encrypted; configure its password or key-encryption key");
+    }
+    if (t.startsWith("{")) {
+      try {
+        return nonEmpty(KeySet.fromJwks(t), what);
+      } catch (IllegalArgumentException e) {
+        throw new KeyringException(Reason.MALFORMED, what + " is not a usable JWKS: " + e.getMessage());
+      } catch (RuntimeException e) {
+        throw new KeyringException(Reason.MALFORMED, what + " is not a usable JWKS");
+      }
+    }
+    if (allowBareSecret) {
+      return KeySet.of(secretKey(t, what));
+    }
+    throw new KeyringException(Reason.MALFORMED, what + " is not a JWKS (a JSON object with \"keys\")");
+  }
+
+  private static KeySet nonEmpty(KeySet keys, String what) {
+    if (keys.keys().isEmpty()) {
+      throw new KeyringException(Reason.MALFORMED, what + " holds no keys");
+    }
+    return keys;
+  }
+
+  /** One HS256 key from a base64url secret; its kid is derived from a hash, never the secret. */
+  static TokenKey secretKey(String base64url, String what) {
+    byte[] secret;
+    try {
+      secret = Base64.getUrlDecoder().decode(base64url);
+    } catch (IllegalArgumentException e) {
+      throw new KeyringException(Reason.MALFORMED,
+          what + " is neither a JWKS nor a base64url secret");
+    }
+    try {
+      if (secret.length < MIN_SECRET_BYTES) {
+        throw new KeyringException(Reason.UNSAFE_PARAMETERS, what + " holds a secret of " + secret.length
+            + " bytes; HS256 needs at least " + MIN_SECRET_BYTES + " random bytes");
+      }
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(secret);
+      String kid = "secret-" + HexFormat.of().formatHex(digest, 0, 4);
+      return TokenKey.secret(kid, Algorithm.HS256, secret);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+    } finally {
+      Arrays.fill(secret, (byte) 0);
+    }
+  }
+}
