@@ -9,7 +9,10 @@ import dev.sessionless.keyring.internal.FileSource;
 import dev.sessionless.keyring.internal.FixedSource;
 import dev.sessionless.keyring.internal.HttpSource;
 import dev.sessionless.keyring.internal.KeyContent;
+import dev.sessionless.keyring.internal.RefreshScheduler;
 import dev.sessionless.keyring.internal.Source;
+import dev.sessionless.keyring.internal.ThreadScheduler;
+import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,16 +21,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A live key source: keys from JWKS files, environment variables, HTTP(S) JWKS URLs and PEM
@@ -38,56 +43,84 @@ import java.util.function.Function;
  * try (Keyring keys = Keyring.builder()
  *     .jwksFile(Path.of("/run/secrets/session-keys.jwks"))        // signing keys, reloaded on change
  *     .jwksUrl(URI.create("https://auth.example/.well-known/jwks.json")) // more verification keys
- *     .build()) {
+ *     .build()) {                                                   // loads now, or KeyringException
  *   TokenCodec codec = TokenCodec.builder().keys(keys).issuer("https://shop.example")
  *       .audience("shop").timeToLive(Duration.ofMinutes(30)).build();
+ *   // ... serve requests; keys.status() tells what each source did last
  * }
  * }</pre>
  *
  * <p><b>Rotation without a coordinator.</b> Every key carries its lifecycle (JWK members {@code
  * published}, {@code activates}, {@code retires}, {@code expires}), so every node holding the same
  * keys picks the same signing key from its clock alone. Publish a new key longer before it
- * activates than the slowest node takes to refresh, and keep a retired key until the longest
- * token lifetime has passed; the {@code keyring rotate} command does both.
+ * activates than the slowest node takes to refresh (its poll interval, or its HTTP refresh
+ * interval), and keep a retired key until the longest token lifetime (plus the codec's clock
+ * skew) has passed; the {@code keyring rotate} command does both. Then no node ever signs with a
+ * key another node does not hold yet, and no token outlives the key that verifies it.
  *
- * <p><b>Refresh.</b> {@link #current()} is a volatile read and never blocks. Checks run on one
- * daemon thread ({@code sessionless-keyring}) that {@link #close()} stops. A source that fails
- * keeps its last good keys (the failure is logged and counted in {@link #status()}); an HTTP
- * source that has failed for longer than its stale bound has its keys dropped, loudly. When a
- * refresh yields the keys already held, the same snapshot object stays, so the codec's
- * verification cache is kept. When several sources hold the same kid, the source added first to
- * the builder wins (logged).
+ * <p><b>Sources.</b> {@link Builder#jwksFile(Path) JWKS files} are polled (real path through
+ * every symbolic link, size, modification time and content hash) and reloaded on change,
+ * including the atomic symlink swap of a Kubernetes Secret volume; {@link
+ * Builder#environment(String) environment variables} and {@link Builder#keys(KeySet) key sets
+ * given in code} are read once; {@link Builder#jwksUrl(URI) HTTP JWKS URLs} are fetched
+ * conditionally before their {@code Cache-Control: max-age} runs out. A source that fails keeps
+ * its last good keys — a half-written or deleted file never replaces a good key set — and the
+ * failure is logged and counted in {@link #status()}. An HTTP source that has failed for longer
+ * than {@link Builder#httpMaxStale(Duration)} has its keys <em>dropped</em> (logged as an error),
+ * so tokens under them are rejected: keys that cannot be confirmed for that long may have been
+ * withdrawn.
  *
- * <p><b>Unknown kids.</b> When a token names a kid this keyring does not hold, HTTP sources are
- * checked early, at most once per {@link Builder#unknownKeyRefreshInterval(Duration)}, so random
- * kids cannot turn into a flood of requests.
+ * <p><b>Composition.</b> The snapshot is the union of every source's keys, e.g. local signing
+ * keys from a file plus another service's public keys over HTTP. When two sources hold different
+ * keys under one kid, that is a configuration error, logged once as an error and shown in {@link
+ * Status#conflictingKeyIds()}; the source added to the builder <em>first</em> wins, on every
+ * node alike.
  *
- * <p>Security: no key material, password or URL query string appears in a log line, an
- * exception, {@link #toString()} or {@link #status()}. Thread-safe.
+ * <p><b>Refresh.</b> {@link #current()} is a volatile read and never blocks or does I/O. Checks
+ * run on one daemon thread ({@code sessionless-keyring-N}) that {@link #close()} stops. When a
+ * check yields the keys already held (same kids, material and lifecycles), the very same
+ * snapshot object stays in force, so the codec keeps its verification cache.
+ *
+ * <p><b>Unknown kids.</b> When a token names a kid this keyring does not hold, the codec calls
+ * {@link #unknownKeyId(String)}; HTTP sources are then checked early on the background thread, at
+ * most once per {@link Builder#unknownKeyRefreshInterval(Duration)}, so random kids in forged
+ * tokens cannot turn into a flood of requests.
+ *
+ * <p><b>Development.</b> With no source configured, {@link Builder#build()} fails. For a single
+ * development node, {@link Builder#ephemeralDevelopmentKey()} makes a random key in memory and
+ * logs a warning that tokens will neither survive a restart nor verify on another node.
+ *
+ * <p><b>Security.</b> No key material, password or URL query string appears in a log line, an
+ * exception, {@link #toString()} or {@link #status()}. Logging goes through {@link
+ * System.Logger} (logger {@code dev.sessionless.keyring.Keyring}).
+ *
+ * <p><b>Limits.</b> Environment variables and PEM files are read once. A JWKS file is noticed
+ * within one poll interval of its change. A broken source is retried, never skipped: if the only
+ * source is broken at start, {@code build()} fails (an HTTP source may be allowed to start
+ * empty, see {@link Builder#httpRequiredAtStart(boolean)}).
+ *
+ * <p>Thread-safe.
  */
 public final class Keyring implements KeySource, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(Keyring.class.getName());
 
   private final List<Source> sources;
   private final Clock clock;
-  private final Duration unknownKeyInterval;
-  private final ScheduledExecutorService thread;
+  private final long unknownKeyIntervalMillis;
+  private final boolean anyChecksOnUnknownKey;
+  private final RefreshScheduler scheduler;
   private final AtomicLong lastUnknownKeyCheck = new AtomicLong(Long.MIN_VALUE);
   private volatile KeySet snapshot = KeySet.empty();
+  // Written only on the refresh thread (or in build() before it gets work); read by status().
+  private volatile Set<String> conflicts = Set.of();
   private volatile boolean closed;
 
-  private Keyring(Builder b) {
-    this.sources = List.copyOf(b.sources);
+  private Keyring(Builder b, List<Source> sources) {
+    this.sources = List.copyOf(sources);
     this.clock = b.clock;
-    this.unknownKeyInterval = b.unknownKeyInterval;
-    ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "sessionless-keyring");
-      t.setDaemon(true);
-      return t;
-    });
-    executor.setRemoveOnCancelPolicy(true);
-    executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    this.thread = executor;
+    this.unknownKeyIntervalMillis = b.unknownKeyInterval.toMillis();
+    this.anyChecksOnUnknownKey = sources.stream().anyMatch(Source::checksOnUnknownKey);
+    this.scheduler = b.scheduler.get();
   }
 
   /** A builder; at least one source is required. */
@@ -95,62 +128,99 @@ public final class Keyring implements KeySource, AutoCloseable {
     return new Builder();
   }
 
+  /** Loads every source once, on the caller's thread, then hands the checks to the refresh thread. */
   private void start() {
+    boolean startsEmpty = false;
     for (Source s : sources) {
-      Duration next = s.check(clock.instant(), LOG);
-      if (s.lastSuccess() == null) {
-        thread.shutdownNow();
-        throw new KeyringException(s.lastFailureReason(),
-            "could not load keys from " + s.describe() + ": " + s.lastFailure());
+      s.check(clock.instant(), LOG);
+      Source.State st = s.state();
+      if (st.lastSuccess == null) {
+        if (!s.mayStartEmpty()) {
+          close();
+          throw new KeyringException(st.lastFailureReason,
+              "could not load keys from " + s.describe() + ": " + st.lastFailure);
+        }
+        startsEmpty = true;
       }
-      schedule(s, next);
     }
     publish();
     if (snapshot.keys().isEmpty()) {
-      thread.shutdownNow();
-      throw new KeyringException(Reason.CONFIGURATION, "the configured sources hold no keys");
+      if (!startsEmpty) {
+        close();
+        throw new KeyringException(Reason.CONFIGURATION, "the configured sources hold no keys");
+      }
+      LOG.log(Level.WARNING, "*** keyring started WITHOUT keys: every token is rejected and nothing can "
+          + "be signed until a source answers; retrying in the background ***");
     }
-    LOG.log(System.Logger.Level.INFO, "keyring started with {0} key(s) from {1} source(s): {2}",
-        snapshot.keys().size(), sources.size(), snapshot.keys().stream().map(TokenKey::kid).toList());
-  }
-
-  private void schedule(Source s, Duration delay) {
-    if (closed) {
-      return;
+    for (Source s : sources) {
+      scheduler.schedule(() -> run(s), s.state().nextCheckDelay);
     }
-    try {
-      thread.schedule(() -> run(s), Math.max(1, delay.toMillis()), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // closed meanwhile
-    }
+    LOG.log(Level.INFO, "keyring started with {0} key(s) from {1} source(s): {2}",
+        snapshot.keys().size(), sources.size(), kids(snapshot));
   }
 
   private void run(Source s) {
+    if (closed) {
+      return;
+    }
     Duration next = s.check(clock.instant(), LOG);
     publish();
-    schedule(s, next);
+    if (!closed) {
+      scheduler.schedule(() -> run(s), next);
+    }
   }
 
   /** Publishes the union of the sources' keys, keeping the old snapshot object when nothing changed. */
   private void publish() {
     Map<String, TokenKey> union = new LinkedHashMap<>();
+    Map<String, String> firstSource = new LinkedHashMap<>();
+    Set<String> conflicting = new TreeSet<>();
     for (Source s : sources) {
       for (TokenKey k : s.keys().keys()) {
         TokenKey first = union.putIfAbsent(k.kid(), k);
-        if (first != null && !first.sameAs(k)) {
-          LOG.log(System.Logger.Level.WARNING, "kid {0} is held by more than one source with different keys; "
-              + "the one from the source configured first is used", k.kid());
+        if (first == null) {
+          firstSource.put(k.kid(), s.describe());
+        } else if (!first.sameAs(k)) {
+          conflicting.add(k.kid());
+          if (!conflicts.contains(k.kid())) {
+            LOG.log(Level.ERROR, "kid {0} is held by {1} and by {2} with different keys; the source configured "
+                + "first ({1}) wins. Give every key a unique kid.", k.kid(), firstSource.get(k.kid()), s.describe());
+          }
         }
       }
+    }
+    for (String kid : conflicts) {
+      if (!conflicting.contains(kid)) {
+        LOG.log(Level.INFO, "kid {0} no longer conflicts between sources", kid);
+      }
+    }
+    if (!conflicting.equals(conflicts)) {
+      conflicts = Collections.unmodifiableSet(conflicting);
     }
     KeySet current = snapshot;
     if (sameKeys(current, union)) {
       return;
     }
-    KeySet next = KeySet.of(new ArrayList<>(union.values()));
-    snapshot = next;
+    snapshot = KeySet.of(new ArrayList<>(union.values()));
     if (!current.keys().isEmpty()) {
-      LOG.log(System.Logger.Level.INFO, "keys changed: now {0}", union.keySet());
+      List<String> added = new ArrayList<>();
+      List<String> changed = new ArrayList<>();
+      for (TokenKey k : union.values()) {
+        Optional<TokenKey> old = current.key(k.kid());
+        if (old.isEmpty()) {
+          added.add(k.kid());
+        } else if (!old.get().sameAs(k)) {
+          changed.add(k.kid());
+        }
+      }
+      List<String> removed = new ArrayList<>();
+      for (TokenKey k : current.keys()) {
+        if (!union.containsKey(k.kid())) {
+          removed.add(k.kid());
+        }
+      }
+      LOG.log(Level.INFO, "keys changed: added {0}, changed {1}, removed {2}; now {3}",
+          added, changed, removed, union.keySet());
     }
   }
 
@@ -166,86 +236,118 @@ public final class Keyring implements KeySource, AutoCloseable {
     return true;
   }
 
-  /** The keys in force now: a volatile read, never blocking. After {@link #close()}, the last snapshot. */
+  private static List<String> kids(KeySet keys) {
+    List<String> kids = new ArrayList<>();
+    for (TokenKey k : keys.keys()) {
+      kids.add(k.kid());
+    }
+    return kids;
+  }
+
+  /**
+   * The keys in force now: a volatile read of an immutable snapshot, never blocking, whatever the
+   * refresh thread is doing. After {@link #close()}, the last snapshot.
+   */
   @Override
   public KeySet current() {
     return snapshot;
   }
 
   /**
-   * Checks the HTTP sources early, on the background thread, unless that was done less than the
-   * unknown-key refresh interval ago. Returns at once.
+   * Checks the HTTP sources early, on the background thread, unless that was asked for less than
+   * the unknown-key refresh interval ago (by this keyring's clock). Returns at once; the token
+   * that named the kid is rejected whatever happens here. Without HTTP sources, does nothing.
+   *
+   * @param kid the kid a token named; never logged (it comes from an unverified token)
    */
   @Override
   public void unknownKeyId(String kid) {
-    if (closed) {
+    if (closed || !anyChecksOnUnknownKey) {
       return;
     }
     long now = clock.millis();
     long last = lastUnknownKeyCheck.get();
-    if (last != Long.MIN_VALUE && now - last < unknownKeyInterval.toMillis()) {
+    if (last != Long.MIN_VALUE && now - last < unknownKeyIntervalMillis && now >= last) {
       return;
     }
     if (!lastUnknownKeyCheck.compareAndSet(last, now)) {
-      return; // another thread just did it
+      return; // another thread won the race and asks for the check
     }
-    for (Source s : sources) {
-      if (s.checksOnUnknownKey()) {
-        try {
-          thread.execute(() -> {
-            s.check(clock.instant(), LOG);
-            publish();
-          });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-          return;
+    scheduler.execute(() -> {
+      if (closed) {
+        return;
+      }
+      for (Source s : sources) {
+        if (s.checksOnUnknownKey()) {
+          s.check(clock.instant(), LOG);
         }
       }
-    }
+      publish();
+    });
   }
 
-  /** What each source did last and which keys are in force; never key material. */
+  /**
+   * The diagnostics view: what each source did last and which keys are in force. Never key
+   * material. Cheap enough for a health endpoint.
+   */
   public Status status() {
     Instant now = clock.instant();
     List<SourceStatus> list = new ArrayList<>();
     for (Source s : sources) {
-      list.add(new SourceStatus(s.describe(), Optional.ofNullable(s.lastSuccess()), s.checks(), s.failures(),
-          Optional.ofNullable(s.lastFailure()),
-          s.keys().keys().stream().map(TokenKey::kid).toList()));
+      Source.State st = s.state();
+      list.add(new SourceStatus(s.describe(), st));
     }
     KeySet keys = snapshot;
     Map<Algorithm, String> signing = new EnumMap<>(Algorithm.class);
     for (Algorithm a : Algorithm.values()) {
       keys.signingKey(a, now).ifPresent(k -> signing.put(a, k.kid()));
     }
-    return new Status(list, keys.keys().stream().map(TokenKey::kid).toList(), signing);
+    return new Status(list, kids(keys), signing, conflicts, closed);
   }
 
-  /** Stops the refresh thread; idempotent. {@link #current()} keeps answering the last keys. */
+  /**
+   * Stops the refresh thread (interrupting a check in progress) and releases the HTTP clients;
+   * idempotent. {@link #current()} keeps answering the last snapshot, which no longer changes.
+   */
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
     closed = true;
-    thread.shutdownNow();
+    scheduler.shutdown();
+    for (Source s : sources) {
+      s.close();
+    }
   }
 
   /** The sources and kids; never key material. */
   @Override
   public String toString() {
-    return "Keyring[sources=" + sources.stream().map(Source::describe).toList()
-        + ", kids=" + snapshot.keys().stream().map(TokenKey::kid).toList() + (closed ? ", closed" : "") + "]";
+    List<String> names = new ArrayList<>();
+    for (Source s : sources) {
+      names.add(s.describe());
+    }
+    return "Keyring[sources=" + names + ", kids=" + kids(snapshot) + (closed ? ", closed" : "") + "]";
   }
 
-  /** The state of the keyring: per source, and the keys in force. Immutable. */
+  /** The state of a keyring: per source, and the keys in force. Immutable; never key material. */
   public static final class Status {
     private final List<SourceStatus> sources;
     private final List<String> keyIds;
     private final Map<Algorithm, String> signingKeyIds;
+    private final Set<String> conflictingKeyIds;
+    private final boolean closed;
 
-    Status(List<SourceStatus> sources, List<String> keyIds, Map<Algorithm, String> signingKeyIds) {
+    Status(List<SourceStatus> sources, List<String> keyIds, Map<Algorithm, String> signingKeyIds,
+        Set<String> conflictingKeyIds, boolean closed) {
       this.sources = List.copyOf(sources);
       this.keyIds = List.copyOf(keyIds);
       Map<Algorithm, String> copy = new EnumMap<>(Algorithm.class);
       copy.putAll(signingKeyIds);
       this.signingKeyIds = Collections.unmodifiableMap(copy);
+      this.conflictingKeyIds = Collections.unmodifiableSet(new TreeSet<>(conflictingKeyIds));
+      this.closed = closed;
     }
 
     /** One entry per source, in configuration order. */
@@ -258,34 +360,39 @@ public final class Keyring implements KeySource, AutoCloseable {
       return keyIds;
     }
 
-    /** For each algorithm that has one, the kid that signs now. */
+    /** For each algorithm that has one, the kid that signs now (by the keyring's clock). */
     public Map<Algorithm, String> signingKeyIds() {
       return signingKeyIds;
     }
 
+    /** Kids that two sources hold with different keys (the first source's key is used); normally empty. */
+    public Set<String> conflictingKeyIds() {
+      return conflictingKeyIds;
+    }
+
+    /** Whether the keyring was closed, so its keys no longer change. */
+    public boolean closed() {
+      return closed;
+    }
+
     @Override
     public String toString() {
-      return "Keyring.Status[keys=" + keyIds + ", signing=" + signingKeyIds + ", sources=" + sources + "]";
+      return "Keyring.Status[keys=" + keyIds + ", signing=" + signingKeyIds
+          + (conflictingKeyIds.isEmpty() ? "" : ", conflicts=" + conflictingKeyIds)
+          + (closed ? ", closed" : "") + ", sources=" + sources + "]";
     }
   }
 
-  /** What one source did last. Immutable. */
+  /** What one source did last. Immutable; never key material. */
   public static final class SourceStatus {
     private final String description;
-    private final Optional<Instant> lastSuccess;
-    private final long checks;
-    private final long failures;
-    private final Optional<String> lastFailure;
+    private final Source.State state;
     private final List<String> keyIds;
 
-    SourceStatus(String description, Optional<Instant> lastSuccess, long checks, long failures,
-        Optional<String> lastFailure, List<String> keyIds) {
+    SourceStatus(String description, Source.State state) {
       this.description = description;
-      this.lastSuccess = lastSuccess;
-      this.checks = checks;
-      this.failures = failures;
-      this.lastFailure = lastFailure;
-      this.keyIds = List.copyOf(keyIds);
+      this.state = state;
+      this.keyIds = kids(state.keys);
     }
 
     /** The source: a path, a variable name or a URL without its query. */
@@ -295,22 +402,45 @@ public final class Keyring implements KeySource, AutoCloseable {
 
     /** When the last check succeeded (by the keyring's clock). */
     public Optional<Instant> lastSuccess() {
-      return lastSuccess;
+      return Optional.ofNullable(state.lastSuccess);
+    }
+
+    /** The reason and message of the last failure, if any, e.g. {@code "UNAVAILABLE: ... answered HTTP 503"}. */
+    public Optional<String> lastFailure() {
+      return Optional.ofNullable(state.lastFailure);
+    }
+
+    /** The reason of the last failure, if any. */
+    public Optional<Reason> lastFailureReason() {
+      return Optional.ofNullable(state.lastFailureReason);
+    }
+
+    /** When the last failure happened (by the keyring's clock), if any. */
+    public Optional<Instant> lastFailureTime() {
+      return Optional.ofNullable(state.lastFailureTime);
     }
 
     /** Checks made since the start, including failed ones. */
     public long checks() {
-      return checks;
+      return state.checks;
     }
 
     /** Failed checks since the start. */
     public long failures() {
-      return failures;
+      return state.failures;
     }
 
-    /** The reason and message of the last failure, if any. */
-    public Optional<String> lastFailure() {
-      return lastFailure;
+    /** Failed checks since the last success: 0 when the source is healthy. */
+    public int consecutiveFailures() {
+      return state.failuresInARow;
+    }
+
+    /**
+     * The delay chosen after the last check until the next one (a poll interval, a share of
+     * {@code max-age}, or a back-off after failures); zero before the first check.
+     */
+    public Duration nextCheckDelay() {
+      return state.nextCheckDelay == null ? Duration.ZERO : state.nextCheckDelay;
     }
 
     /** The kids this source holds now. */
@@ -320,25 +450,30 @@ public final class Keyring implements KeySource, AutoCloseable {
 
     @Override
     public String toString() {
-      return description + "[checks=" + checks + ", failures=" + failures
-          + lastSuccess.map(i -> ", lastSuccess=" + i).orElse("")
-          + lastFailure.map(f -> ", lastFailure=" + f).orElse("") + ", kids=" + keyIds + "]";
+      return description + "[checks=" + state.checks + ", failures=" + state.failures
+          + (state.failuresInARow > 0 ? ", inARow=" + state.failuresInARow : "")
+          + lastSuccess().map(i -> ", lastSuccess=" + i).orElse("")
+          + lastFailure().map(f -> ", lastFailure=" + f).orElse("")
+          + ", next=" + nextCheckDelay() + ", kids=" + keyIds + "]";
     }
   }
 
   /**
-   * Configures a {@link Keyring}. Sources are consulted in the order added; at least one is
-   * required. Options other than sources may be set once.
+   * Configures a {@link Keyring}. Sources are consulted in the order added (the first wins a kid
+   * conflict); at least one is required. Options other than sources may be set once; everything
+   * is checked by {@link #build()}. Not thread-safe.
    */
   public static final class Builder {
     private final List<Source> sources = new ArrayList<>();
     private final HttpSource.Options http = new HttpSource.Options();
+    private final Set<String> set = new HashSet<>();
     private Clock clock = Clock.systemUTC();
     private Duration filePoll = Duration.ofSeconds(5);
     private Duration unknownKeyInterval = Duration.ofSeconds(30);
     private Function<String, String> environment = System::getenv;
+    private Supplier<RefreshScheduler> scheduler = ThreadScheduler::new;
     private boolean ephemeral;
-    private final java.util.Set<String> set = new java.util.HashSet<>();
+    private boolean anyHttp;
 
     private Builder() {}
 
@@ -365,8 +500,10 @@ public final class Keyring implements KeySource, AutoCloseable {
 
     /**
      * A JWKS file, reloaded when it changes (checked every {@link #filePollInterval(Duration)},
-     * following symbolic links so a Kubernetes Secret volume's atomic swap is seen). An encrypted
-     * file needs {@link #encryptedJwksFile(Path, char[])} or {@link #encryptedJwksFile(Path, byte[])}.
+     * following symbolic links so a Kubernetes Secret volume's atomic swap is seen). A file that
+     * is missing, unreadable or not a valid non-empty JWKS at a check keeps the last good keys. An
+     * encrypted file needs {@link #encryptedJwksFile(Path, char[])} or {@link
+     * #encryptedJwksFile(Path, byte[])}.
      */
     public Builder jwksFile(Path file) {
       Objects.requireNonNull(file, "file");
@@ -382,7 +519,11 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /** A JWKS file encrypted with {@link EncryptedJwks} under a 32-byte key-encryption key (copied). */
+    /**
+     * A JWKS file encrypted with {@link EncryptedJwks} under a 32-byte key-encryption key (copied).
+     *
+     * @throws IllegalArgumentException unless the key has 32 bytes
+     */
     public Builder encryptedJwksFile(Path file, byte[] keyEncryptionKey) {
       Objects.requireNonNull(file, "file");
       if (keyEncryptionKey.length != EncryptedJwks.KEK_BYTES) {
@@ -406,9 +547,10 @@ public final class Keyring implements KeySource, AutoCloseable {
 
     /**
      * An environment variable holding a JWKS, an encrypted JWKS (with {@link
-     * #environmentPassword(String)}), or one base64url secret of at least 32 bytes, which becomes
-     * an HS256 key whose kid is {@code secret-} and 8 hex digits of the secret's SHA-256. Read
-     * once, at start.
+     * #environment(String, String)}), or — the simplest case — one base64url secret of at least 32
+     * bytes, which becomes an HS256 key whose kid is {@code secret-} and the first 8 hex digits of
+     * the secret's SHA-256 (so every node derives the same kid, and the kid reveals nothing
+     * usable). Read once, at start, through {@link #environmentReader(Function)}.
      */
     public Builder environment(String variable) {
       Objects.requireNonNull(variable, "variable");
@@ -416,9 +558,7 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /**
-     * An environment variable holding an encrypted JWKS, and the variable that holds its password.
-     */
+    /** An environment variable holding an encrypted JWKS, and the variable that holds its password. */
     public Builder environment(String variable, String passwordVariable) {
       Objects.requireNonNull(variable, "variable");
       Objects.requireNonNull(passwordVariable, "passwordVariable");
@@ -427,29 +567,36 @@ public final class Keyring implements KeySource, AutoCloseable {
     }
 
     /**
-     * A JWKS over HTTP(S), typically another service's public keys. Checked again before its
-     * {@code Cache-Control: max-age} runs out (conditionally, with {@code If-None-Match}), early
-     * when a token names an unknown kid, and with exponential back-off after failures.
+     * A JWKS over HTTP(S), typically another service's public keys (symmetric or private keys are
+     * accepted too if the document holds them). Fetched again at a random 75–90 % of its {@code
+     * Cache-Control: max-age} (conditionally, with {@code If-None-Match}; {@code no-cache} and
+     * {@code no-store} mean the minimum interval), within {@link #httpRefreshBounds(Duration,
+     * Duration)}; early when a token names an unknown kid; with exponential back-off and jitter
+     * after failures. Redirects are not followed.
+     *
+     * @throws IllegalArgumentException unless the URL is {@code http} or {@code https} with a host
      */
     public Builder jwksUrl(URI url) {
       Objects.requireNonNull(url, "url");
-      String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
-      if (!scheme.equals("https") && !scheme.equals("http")) {
-        throw new IllegalArgumentException("a JWKS URL must be http or https");
+      String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+      if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
+        throw new IllegalArgumentException("a JWKS URL must be http or https with a host");
       }
-      sources.add(new HttpSource(url, http));
+      sources.add(new LazyHttp(url));
+      anyHttp = true;
       return this;
     }
 
     /**
      * An in-memory HS256 key made at start, for development on one node: tokens do not survive
-     * a restart and do not verify on other nodes, and the keyring says so in a warning.
+     * a restart and do not verify on other nodes, and the keyring says so in a warning. Refused
+     * together with any other source.
      */
     public Builder ephemeralDevelopmentKey() {
       once("ephemeralDevelopmentKey");
       ephemeral = true;
       sources.add(new FixedSource("ephemeral development key", () -> {
-        LOG.log(System.Logger.Level.WARNING, "*** Sessionless is using an EPHEMERAL key made in memory: "
+        LOG.log(Level.WARNING, "*** Sessionless is using an EPHEMERAL key made in memory: "
             + "sessions will not survive a restart and will not verify on any other node. "
             + "Configure a key source for anything but development. ***");
         return KeySet.of(TokenKey.generate("ephemeral-" + Long.toHexString(System.nanoTime()), Algorithm.HS256));
@@ -464,7 +611,7 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /** At most one early HTTP check per this interval on unknown kids; default 30 s. */
+    /** At most one early HTTP check per this interval when tokens name unknown kids; default 30 s. */
     public Builder unknownKeyRefreshInterval(Duration interval) {
       once("unknownKeyRefreshInterval");
       unknownKeyInterval = positive(interval, "unknownKeyRefreshInterval");
@@ -478,14 +625,23 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /** HTTP timeout for the response headers to arrive; default 10 s. */
+    /**
+     * HTTP read timeout: how long one fetch may take from sending the request to the last byte
+     * of the response body (a server that sends headers and then stalls is cut off too);
+     * default 10 s.
+     */
     public Builder httpReadTimeout(Duration timeout) {
       once("httpReadTimeout");
       http.readTimeout = positive(timeout, "httpReadTimeout");
       return this;
     }
 
-    /** Bounds for the HTTP refresh interval derived from max-age; defaults 30 s and 1 h. */
+    /**
+     * Bounds for the interval between HTTP refreshes derived from {@code max-age}; defaults 30 s
+     * and 1 h. Without {@code max-age}, 5 minutes (kept within the bounds).
+     *
+     * @throws IllegalArgumentException if {@code min} is above {@code max}
+     */
     public Builder httpRefreshBounds(Duration min, Duration max) {
       once("httpRefreshBounds");
       positive(min, "min");
@@ -500,7 +656,11 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /** First delay of the exponential back-off after an HTTP failure; default 1 s. */
+    /**
+     * First delay of the exponential back-off after an HTTP failure; default 1 s. The n-th
+     * failure in a row waits a random 50–100 % of {@code first × 2^(n-1)}, at most the maximum
+     * refresh interval.
+     */
     public Builder httpBackoff(Duration first) {
       once("httpBackoff");
       http.minBackoff = positive(first, "httpBackoff");
@@ -509,7 +669,8 @@ public final class Keyring implements KeySource, AutoCloseable {
 
     /**
      * How long an HTTP source's last good keys are served while it keeps failing; after that
-     * they are dropped and tokens under them rejected. Default 24 h.
+     * they are dropped (logged as an error) and tokens under them rejected until it answers
+     * again. Default 24 h.
      */
     public Builder httpMaxStale(Duration maxStale) {
       once("httpMaxStale");
@@ -517,7 +678,11 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /** Largest JWKS response accepted; default 1 MiB. */
+    /**
+     * Largest JWKS response accepted; default 1 MiB.
+     *
+     * @throws IllegalArgumentException unless 256 bytes to 16 MiB
+     */
     public Builder httpMaxResponseBytes(int bytes) {
       once("httpMaxResponseBytes");
       if (bytes < 256 || bytes > (16 << 20)) {
@@ -527,25 +692,49 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /** The clock for lifecycles, stale bounds and rate limits; default UTC system clock. */
+    /**
+     * Whether {@link #build()} fails when an HTTP source cannot be fetched at start (the
+     * default, {@code true}). With {@code false}, the keyring starts without that source's keys
+     * — even with no keys at all, loudly logged — and keeps fetching in the background with
+     * back-off; tokens it would verify are rejected until then.
+     */
+    public Builder httpRequiredAtStart(boolean required) {
+      once("httpRequiredAtStart");
+      http.requiredAtStart = required;
+      return this;
+    }
+
+    /** The clock for lifecycles, stale bounds, status times and rate limits; default UTC system clock. */
     public Builder clock(Clock clock) {
       once("clock");
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 
-    /** Where {@link #environment(String)} reads variables; default {@link System#getenv(String)}. */
+    /**
+     * Where {@link #environment(String)} reads variables; default {@link System#getenv(String)}.
+     * Tests pass e.g. {@code Map.of("SESSION_KEYS", jwks)::get}.
+     */
     public Builder environmentReader(Function<String, String> reader) {
       once("environmentReader");
       this.environment = Objects.requireNonNull(reader, "reader");
       return this;
     }
 
+    /** Test hook: who runs the checks (a fake that follows a fake clock). Not public API. */
+    Builder scheduler(Supplier<RefreshScheduler> scheduler) {
+      once("scheduler");
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
     /**
-     * Loads every source once, synchronously, and starts the refresh thread.
+     * Loads every source once, synchronously, then starts the refresh thread.
      *
-     * @throws KeyringException {@code CONFIGURATION} without sources or when they hold no keys,
-     *     or the first source's failure reason when it cannot be loaded
+     * @throws KeyringException {@code CONFIGURATION} without sources, for an ephemeral key beside
+     *     other sources, for HTTP options without an HTTP source, or when the sources hold no
+     *     keys; otherwise the reason of the first source that cannot be loaded ({@code
+     *     UNAVAILABLE}, {@code MALFORMED}, {@code DECRYPTION_FAILED}, {@code UNSAFE_PARAMETERS})
      */
     public Keyring build() {
       if (sources.isEmpty()) {
@@ -556,13 +745,18 @@ public final class Keyring implements KeySource, AutoCloseable {
         throw new KeyringException(Reason.CONFIGURATION,
             "ephemeralDevelopmentKey() is for development without other sources");
       }
+      if (!anyHttp) {
+        for (String option : set) {
+          if (option.startsWith("http")) {
+            throw new KeyringException(Reason.CONFIGURATION, option + " is set but no jwksUrl is configured");
+          }
+        }
+      }
       List<Source> resolved = new ArrayList<>();
       for (Source s : sources) {
         resolved.add(s instanceof Deferred ? ((Deferred) s).resolve(this) : s);
       }
-      sources.clear();
-      sources.addAll(resolved);
-      Keyring keyring = new Keyring(this);
+      Keyring keyring = new Keyring(this, resolved);
       keyring.start();
       return keyring;
     }
@@ -605,6 +799,24 @@ public final class Keyring implements KeySource, AutoCloseable {
     @Override
     Source resolve(Builder b) {
       return new FileSource(file, unlock, b.filePoll);
+    }
+  }
+
+  private static final class LazyHttp extends Deferred {
+    private final URI url;
+
+    LazyHttp(URI url) {
+      this.url = url;
+    }
+
+    @Override
+    public String describe() {
+      return "JWKS URL " + url.getHost();
+    }
+
+    @Override
+    Source resolve(Builder b) {
+      return new HttpSource(url, b.http);
     }
   }
 

@@ -20,12 +20,18 @@ import java.util.Arrays;
  * A JWKS file (plain or encrypted), polled for changes. Each check resolves the path through
  * every symbolic link first, so the atomic swap a Kubernetes Secret volume makes (a {@code
  * ..data} link moved to a new directory) is a change even when the new file has the old size
- * and time; a file whose real path, size and modification time are unchanged is not re-read, and
- * a re-read whose content hash is unchanged keeps the key set as it is.
+ * and time. A file whose real path, size and modification time are unchanged is not re-read —
+ * unless it was last read less than {@link #RACY_MILLIS} after its modification time: file
+ * systems stamp times coarsely (a few milliseconds, two seconds on FAT), so a second write of the
+ * same size within one tick would look unchanged; such a "racily clean" file is read again until
+ * the stamp is safely in the past (git's rule). A re-read whose content hash is unchanged keeps
+ * the key set as it is.
  */
 public final class FileSource extends Source {
   /** Largest key file read. */
   static final long MAX_BYTES = 1 << 20;
+  /** How long after its modification time a file must have been read for its metadata to be trusted. */
+  static final long RACY_MILLIS = 2_000;
 
   private final Path path;
   private final KeyContent.Unlock unlock;
@@ -34,6 +40,7 @@ public final class FileSource extends Source {
   private long lastSize = -1;
   private long lastModified = Long.MIN_VALUE;
   private byte[] lastHash;
+  private long lastReadWallMillis;
 
   /** A file checked every {@code poll}. */
   public FileSource(Path path, KeyContent.Unlock unlock, Duration poll) {
@@ -54,9 +61,11 @@ public final class FileSource extends Source {
       BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class);
       long size = attributes.size();
       long modified = attributes.lastModifiedTime().toMillis();
-      if (real.equals(lastRealPath) && size == lastSize && modified == lastModified) {
+      if (real.equals(lastRealPath) && size == lastSize && modified == lastModified
+          && lastReadWallMillis - modified >= RACY_MILLIS) {
         return null;
       }
+      long readAt = System.currentTimeMillis(); // file times are wall-clock times, whatever the keyring's clock
       if (size > MAX_BYTES) {
         throw new KeyringException(Reason.MALFORMED, describe() + " is larger than " + MAX_BYTES + " bytes");
       }
@@ -73,6 +82,7 @@ public final class FileSource extends Source {
         lastSize = size;
         lastModified = modified;
         lastHash = hash;
+        lastReadWallMillis = readAt;
         return keys;
       } finally {
         Arrays.fill(bytes, (byte) 0);

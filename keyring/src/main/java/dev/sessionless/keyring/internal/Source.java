@@ -2,22 +2,19 @@ package dev.sessionless.keyring.internal;
 
 import dev.sessionless.core.KeySet;
 import dev.sessionless.keyring.KeyringException;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
- * One place keys come from. Every method but the status getters runs on the keyring's single
- * refresh thread (or in {@code build()}, before that thread starts), so implementations need no
- * locking for their own fields; status fields are volatile so {@code status()} can read them.
+ * One place keys come from. {@link #check} and {@link #load} run on the keyring's single refresh
+ * thread only (or in {@code build()}, before that thread gets any work), so implementations need
+ * no locking for their own fields. What other threads read — the keys and the status — is one
+ * immutable {@link State} behind a volatile reference, so a reader always sees a consistent one.
  */
 public abstract class Source {
-  private volatile KeySet keys = KeySet.empty();
-  private volatile Instant lastSuccess;
-  private volatile String lastFailure;
-  private volatile KeyringException.Reason lastFailureReason;
-  private volatile long failures;
-  private volatile long checks;
-  private int failuresInARow;
+  private volatile State state = State.INITIAL;
 
   /** Where the keys come from, for logs and status: a path, a variable name or a redacted URL. */
   public abstract String describe();
@@ -50,69 +47,101 @@ public abstract class Source {
     return false;
   }
 
+  /** Whether {@code build()} may go on when this source fails at start (it keeps trying). */
+  public boolean mayStartEmpty() {
+    return false;
+  }
+
+  /** Releases what the source holds (a connection pool); called once by {@code close()}. */
+  public void close() {}
+
   /** Runs one check; returns the delay until the next. Never throws. */
   public final Duration check(Instant now, System.Logger log) {
-    checks++;
+    State s = state;
     try {
       KeySet loaded = load(now);
-      if (loaded != null) {
-        keys = loaded;
+      KeySet keys = loaded == null ? s.keys : loaded;
+      Duration next = nextCheckAfterSuccess();
+      if (s.failuresInARow > 0 && s.lastSuccess != null) {
+        log.log(Level.INFO, "{0}: recovered after {1} failed check(s)", describe(), s.failuresInARow);
       }
-      lastSuccess = now;
-      failuresInARow = 0;
-      return nextCheckAfterSuccess();
+      state = new State(keys, now, s.lastFailure, s.lastFailureReason, s.lastFailureTime,
+          s.checks + 1, s.failures, 0, next);
+      return next;
     } catch (KeyringException e) {
-      failures++;
-      failuresInARow++;
-      lastFailure = e.reason() + ": " + e.getMessage();
-      lastFailureReason = e.reason();
-      if (lastSuccess != null && !keys.keys().isEmpty() && tooStale(lastSuccess, now)) {
-        keys = KeySet.empty();
-        log.log(System.Logger.Level.ERROR, "{0}: no good keys since {1}, past the stale bound; its keys are "
-            + "dropped and tokens under them are now rejected ({2})", describe(), lastSuccess, lastFailure);
-      } else {
-        log.log(System.Logger.Level.WARNING, "{0}: check failed, keeping the last good keys ({1})",
-            describe(), lastFailure);
-      }
-      return nextCheckAfterFailure(failuresInARow);
+      return failed(s, now, e.reason(), e.reason() + ": " + e.getMessage(), log);
     } catch (RuntimeException e) {
-      failures++;
-      failuresInARow++;
-      lastFailure = "UNEXPECTED: " + e.getClass().getName();
-      lastFailureReason = KeyringException.Reason.MALFORMED;
-      log.log(System.Logger.Level.WARNING, "{0}: check failed unexpectedly, keeping the last good keys ({1})",
-          describe(), e.getClass().getName());
-      return nextCheckAfterFailure(failuresInARow);
+      // A bug or an unexpected library exception: its message may quote content, so keep only the type.
+      return failed(s, now, KeyringException.Reason.MALFORMED, "UNEXPECTED: " + e.getClass().getName(), log);
     }
+  }
+
+  private Duration failed(State s, Instant now, KeyringException.Reason reason, String message, System.Logger log) {
+    int inARow = s.failuresInARow + 1;
+    Duration next = nextCheckAfterFailure(inARow);
+    KeySet keys = s.keys;
+    boolean drop = s.lastSuccess != null && !keys.keys().isEmpty() && tooStale(s.lastSuccess, now);
+    if (drop) {
+      keys = KeySet.empty();
+    }
+    state = new State(keys, s.lastSuccess, message, reason, now, s.checks + 1, s.failures + 1, inARow, next);
+    if (drop) {
+      log.log(Level.ERROR, "{0}: no good keys since {1}, past the stale bound; its keys are DROPPED and "
+          + "tokens under them are now rejected ({2})", describe(), s.lastSuccess, message);
+    } else if (inARow == 1 || !message.equals(s.lastFailure)) {
+      // The first failure of a run (or a new kind of failure) is a warning; repeats are counted.
+      log.log(Level.WARNING, "{0}: check failed, {1} ({2}); next attempt in {3}", describe(),
+          s.lastSuccess == null ? "no keys from it yet" : "keeping its last good keys", message, next);
+    } else {
+      log.log(Level.DEBUG, "{0}: check failed again ({1} in a row: {2})", describe(), inARow, message);
+    }
+    return next;
   }
 
   /** The last good keys (empty before the first success or after being dropped as stale). */
   public final KeySet keys() {
-    return keys;
+    return state.keys;
   }
 
-  /** When the last check succeeded, or {@code null}. */
-  public final Instant lastSuccess() {
-    return lastSuccess;
+  /** Everything the status view shows, read at once. */
+  public final State state() {
+    return state;
   }
 
-  /** The reason and message of the last failure, or {@code null}; never key material. */
-  public final String lastFailure() {
-    return lastFailure;
-  }
+  /** What a source knows after its last check. Immutable. */
+  public static final class State {
+    static final State INITIAL = new State(KeySet.empty(), null, null, null, null, 0, 0, 0, null);
 
-  /** The reason of the last failure, or {@code null}. */
-  public final KeyringException.Reason lastFailureReason() {
-    return lastFailureReason;
-  }
+    /** The last good keys. */
+    public final KeySet keys;
+    /** When the last check succeeded (keyring clock), or {@code null}. */
+    public final Instant lastSuccess;
+    /** The reason and message of the last failure, or {@code null}; never key material. */
+    public final String lastFailure;
+    /** The reason of the last failure, or {@code null}. */
+    public final KeyringException.Reason lastFailureReason;
+    /** When the last failure happened (keyring clock), or {@code null}. */
+    public final Instant lastFailureTime;
+    /** Checks since the start, failed or not. */
+    public final long checks;
+    /** Failed checks since the start. */
+    public final long failures;
+    /** Failed checks since the last success. */
+    public final int failuresInARow;
+    /** The delay chosen for the next check, or {@code null} before the first check. */
+    public final Duration nextCheckDelay;
 
-  /** Failed checks since the start. */
-  public final long failures() {
-    return failures;
-  }
-
-  /** Checks since the start, failed or not. */
-  public final long checks() {
-    return checks;
+    State(KeySet keys, Instant lastSuccess, String lastFailure, KeyringException.Reason lastFailureReason,
+        Instant lastFailureTime, long checks, long failures, int failuresInARow, Duration nextCheckDelay) {
+      this.keys = Objects.requireNonNull(keys);
+      this.lastSuccess = lastSuccess;
+      this.lastFailure = lastFailure;
+      this.lastFailureReason = lastFailureReason;
+      this.lastFailureTime = lastFailureTime;
+      this.checks = checks;
+      this.failures = failures;
+      this.failuresInARow = failuresInARow;
+      this.nextCheckDelay = nextCheckDelay;
+    }
   }
 }
