@@ -628,7 +628,8 @@ public final class Keyring implements KeySource, AutoCloseable {
     /**
      * HTTP read timeout: how long one fetch may take from sending the request to the last byte
      * of the response body (a server that sends headers and then stalls is cut off too);
-     * default 10 s.
+     * default 10 s. A whole fetch, connecting included, ends within the connect timeout plus
+     * this one.
      */
     public Builder httpReadTimeout(Duration timeout) {
       once("httpReadTimeout");
