@@ -37,6 +37,11 @@ public final class FixedSource extends Source {
   }
 
   @Override
+  protected boolean rechecks() {
+    return false;
+  }
+
+  @Override
   protected Duration nextCheckAfterSuccess() {
     return NEVER;
   }

@@ -52,6 +52,11 @@ public abstract class Source {
     return false;
   }
 
+  /** Whether the source is checked again after its first load (files and URLs are; fixed keys are not). */
+  protected boolean rechecks() {
+    return true;
+  }
+
   /** Releases what the source holds (a connection pool); called once by {@code close()}. */
   public void close() {}
 
@@ -90,8 +95,9 @@ public abstract class Source {
           + "tokens under them are now rejected ({2})", describe(), s.lastSuccess, message);
     } else if (inARow == 1 || !message.equals(s.lastFailure)) {
       // The first failure of a run (or a new kind of failure) is a warning; repeats are counted.
-      log.log(Level.WARNING, "{0}: check failed, {1} ({2}); next attempt in {3}", describe(),
-          s.lastSuccess == null ? "no keys from it yet" : "keeping its last good keys", message, next);
+      log.log(Level.WARNING, "{0}: check failed, {1} ({2}){3}", describe(),
+          s.lastSuccess == null ? "no keys from it yet" : "keeping its last good keys", message,
+          rechecks() ? "; next attempt in " + next : "");
     } else {
       log.log(Level.DEBUG, "{0}: check failed again ({1} in a row: {2})", describe(), inARow, message);
     }
