@@ -1,0 +1,83 @@
+package dev.sessionless.keyring.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.Claims;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.keyring.Keyring;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Keeps the README's "Live keyring" example compiling and true: the code between the markers is the README's. */
+class LiveKeyringReadmeExampleTest {
+  @TempDir Path dir;
+
+  @Test
+  void readmeExampleRunsAgainstARealFileAndServer() throws IOException {
+    Path keyFile = dir.resolve("session-keys.jwks");
+    Files.writeString(keyFile, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
+    try (JwksEndpoint auth = new JwksEndpoint(KeySet.of(TokenKey.generate("auth-1", Algorithm.ES256)))) {
+      URI authJwks = auth.uri();
+      // readme-example:start
+      Keyring keys = Keyring.builder()
+          .jwksFile(keyFile)                     // our signing keys, reloaded when the file changes
+          .jwksUrl(authJwks)                     // another service's public keys, for verification
+          .build();                              // loads now, or KeyringException with a reason
+      TokenCodec codec = TokenCodec.builder().keys(keys)
+          .issuer("https://shop.example").audience("shop").timeToLive(Duration.ofMinutes(30))
+          .build();
+      String token = codec.encode(Claims.builder().subject("alice").build());
+      Keyring.Status status = keys.status();     // per source: last success, failures, kids
+      keys.close();                              // at shutdown: stops the refresh thread
+      // readme-example:end
+      assertEquals("2026-11", codec.decode(token).keyId(), "signed with the file's key");
+      assertEquals(List.of("2026-11", "auth-1"), status.keyIds());
+      assertEquals(Map.of(Algorithm.HS256, "2026-11"), status.signingKeyIds());
+      assertTrue(keys.status().closed());
+    }
+  }
+
+  @Test
+  void keyringReadmeShowsExactlyTheCodeThisTestRuns() throws IOException {
+    List<String> tested = block(Path.of("src/test/java/dev/sessionless/keyring/live/LiveKeyringReadmeExampleTest.java"), "// ");
+    List<String> shown = block(Path.of("README.md"), "<!-- ").stream()
+        .filter(l -> !l.startsWith("```")).collect(Collectors.toList());
+    assertFalse(shown.isEmpty(), "README.md has no readme-example block");
+    assertEquals(tested, shown, "README.md drifted from LiveKeyringReadmeExampleTest");
+  }
+
+  /** The lines between the markers, without the indentation of the first. */
+  private static List<String> block(Path file, String markerPrefix) throws IOException {
+    List<String> lines = Files.readAllLines(file);
+    int start = -1;
+    int end = -1;
+    for (int i = 0; i < lines.size(); i++) {
+      String l = lines.get(i).trim();
+      if (l.startsWith(markerPrefix + "readme-example:start")) {
+        start = i + 1;
+      } else if (l.startsWith(markerPrefix + "readme-example:end")) {
+        end = i;
+      }
+    }
+    if (start < 0 || end < start) {
+      return List.of();
+    }
+    String indent = lines.get(start).replaceAll("^(\\s*).*", "$1");
+    return lines.subList(start, end).stream()
+        .map(l -> l.startsWith(indent) ? l.substring(indent.length()) : l.strip())
+        .collect(Collectors.toList());
+  }
+}
