@@ -511,7 +511,11 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /** A JWKS file encrypted with {@link EncryptedJwks} under a password (copied; clear yours). */
+    /**
+     * A JWKS file encrypted with {@link EncryptedJwks} under a password (copied; clear yours),
+     * reloaded like {@link #jwksFile(Path)}. A plain JWKS in its place is refused ({@code
+     * MALFORMED}): whoever can write the file but lacks the password cannot slip in keys.
+     */
     public Builder encryptedJwksFile(Path file, char[] password) {
       Objects.requireNonNull(file, "file");
       Objects.requireNonNull(password, "password");
@@ -520,7 +524,8 @@ public final class Keyring implements KeySource, AutoCloseable {
     }
 
     /**
-     * A JWKS file encrypted with {@link EncryptedJwks} under a 32-byte key-encryption key (copied).
+     * A JWKS file encrypted with {@link EncryptedJwks} under a 32-byte key-encryption key
+     * (copied), reloaded like {@link #jwksFile(Path)}; a plain JWKS in its place is refused.
      *
      * @throws IllegalArgumentException unless the key has 32 bytes
      */
@@ -558,7 +563,10 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /** An environment variable holding an encrypted JWKS, and the variable that holds its password. */
+    /**
+     * An environment variable holding an encrypted JWKS (nothing else is accepted), and the
+     * variable that holds its password. Read once, at start.
+     */
     public Builder environment(String variable, String passwordVariable) {
       Objects.requireNonNull(variable, "variable");
       Objects.requireNonNull(passwordVariable, "passwordVariable");

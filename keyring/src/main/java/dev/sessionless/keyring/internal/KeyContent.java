@@ -51,7 +51,8 @@ public final class KeyContent {
   }
 
   /**
-   * Reads a JWKS, an encrypted JWKS or — if {@code allowBareSecret} — one base64url secret.
+   * Reads a JWKS, an encrypted JWKS or — if {@code allowBareSecret} — one base64url secret. With
+   * a password or key-encryption key configured, only an encrypted JWKS is accepted.
    *
    * @param what names the source in messages (never its content)
    * @throws KeyringException {@code MALFORMED}, {@code DECRYPTION_FAILED} or {@code CONFIGURATION}
@@ -69,6 +70,12 @@ public final class KeyContent {
       }
       throw new KeyringException(Reason.CONFIGURATION,
           what + " is encrypted; configure its password or key-encryption key");
+    }
+    if (unlock.password != null || unlock.kek != null) {
+      // Encryption also vouches for the keys: whoever can write the file but lacks the secret
+      // must not be able to slip in keys of their own as plain JSON.
+      throw new KeyringException(Reason.MALFORMED,
+          what + " is not encrypted although a password or key-encryption key is configured for it");
     }
     if (t.startsWith("{")) {
       try {

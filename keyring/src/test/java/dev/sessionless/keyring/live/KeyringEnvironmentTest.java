@@ -110,6 +110,10 @@ class KeyringEnvironmentTest {
     }
     KeyringException noPassword = assertThrows(KeyringException.class, () -> fromEnv(env, "KEYS"));
     assertEquals(KeyringException.Reason.CONFIGURATION, noPassword.reason());
+    Map<String, String> plain = Map.of("KEYS", keys.toJwksWithSecrets(), "KEYS_PASSWORD", new String(password));
+    KeyringException notSealed = assertThrows(KeyringException.class, () -> Keyring.builder()
+        .environment("KEYS", "KEYS_PASSWORD").environmentReader(plain::get).build());
+    assertEquals(KeyringException.Reason.MALFORMED, notSealed.reason(), "a password configured means sealed keys only");
   }
 
   @Test
