@@ -7,6 +7,7 @@
  */
 module dev.sessionless.servlet {
   requires transitive dev.sessionless.core;
+  requires dev.sessionless.keyring;
   requires transitive jakarta.servlet;
   requires com.fasterxml.jackson.databind;
 

@@ -3,6 +3,7 @@ package dev.sessionless.examples;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
+import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.SessionlessFilter;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletContainerInitializer;
@@ -12,7 +13,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,15 +34,19 @@ import org.eclipse.jetty.server.ServerConnector;
 /**
  * The main demo: three servlet containers — Jetty, Tomcat, Jetty — run the same ordinary shop
  * servlet that uses {@code HttpSession}, with the Sessionless filter in front. They share nothing
- * but a JWKS file. A client walks a cart round-robin across them; one node is stopped mid-way and
- * the cart carries on, because it lives in the cookie. Last, a tampered cookie starts a fresh
- * session instead of an error.
+ * but a JWKS file, which each reads through a live {@link Keyring}. A client walks a cart
+ * round-robin across them; one node is stopped mid-way and the cart carries on, because it lives
+ * in the cookie. Then the key rotates: a new key is published to the file a moment before it
+ * activates, every node picks it up, and tokens signed by the old key keep working. Last, a
+ * tampered cookie starts a fresh session instead of an error.
  *
  * <p>Run: {@code mvn -q -B -ntp install -DskipTests && mvn -q -B -ntp -pl examples exec:java}.
  */
 public final class ClusterDemo {
   /** Tomcat logs its start and stop through java.util.logging at INFO; the demo keeps quiet. */
   private static final java.util.logging.Logger TOMCAT_LOG = java.util.logging.Logger.getLogger("org.apache");
+  /** The keyrings log key changes at INFO; the demo prints its own lines instead. */
+  private static final java.util.logging.Logger KEYRING_LOG = java.util.logging.Logger.getLogger("dev.sessionless");
 
   private ClusterDemo() {}
 
@@ -87,14 +91,13 @@ public final class ClusterDemo {
     void close() throws Exception;
   }
 
+  /** Every node's keyring, so the demo can wait until all of them saw a rotated file. */
+  static final List<Keyring> KEYRINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   static ServletContainerInitializer app(String name, Path jwks) {
     return (classes, ctx) -> {
-      KeySet keys;
-      try {
-        keys = KeySet.fromJwks(Files.readString(jwks));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      Keyring keys = Keyring.builder().jwksFile(jwks).filePollInterval(java.time.Duration.ofMillis(100)).build();
+      KEYRINGS.add(keys);
       SessionlessFilter filter = SessionlessFilter.builder()
           .keys(keys).issuer("https://shop.example").audience("shop")
           .cookieName("SHOP").attributeTypes(Cart.class).build();
@@ -165,9 +168,12 @@ public final class ClusterDemo {
    */
   public static List<String> run(PrintStream out) throws Exception {
     TOMCAT_LOG.setLevel(java.util.logging.Level.SEVERE);
+    KEYRING_LOG.setLevel(java.util.logging.Level.WARNING);
     Path dir = Files.createTempDirectory("sessionless-demo");
     Path jwks = dir.resolve("keys.jwks");
-    Files.writeString(jwks, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
+    java.time.Instant start = java.time.Instant.now();
+    TokenKey november = TokenKey.generate("2026-11", Algorithm.HS256).withLifecycle(start, start, null, null);
+    Files.writeString(jwks, KeySet.of(november).toJwksWithSecrets());
     out.println("One JWKS file, three nodes that share nothing else:");
     List<Node> nodes = List.of(jetty("jetty-a", jwks), tomcat("tomcat-b", jwks), jetty("jetty-c", jwks));
     List<String> replies = new ArrayList<>();
@@ -181,6 +187,9 @@ public final class ClusterDemo {
         if (step == 3) {
           nodes.get(1).close();
           out.println("  -- tomcat-b stopped: it held no session, so nothing is lost --");
+        }
+        if (step == 5) {
+          rotate(jwks, november, out);
         }
         String query = step < items.length ? "?add=" + items[step] : "";
         String reply = null;
@@ -197,7 +206,7 @@ public final class ClusterDemo {
         }
         replies.add(reply);
         out.println("  " + (query.isEmpty() ? "view" : "add " + items[step]) + " -> " + reply
-            + "   [cookie " + cookies.getOrDefault("SHOP", "").length() + " chars]");
+            + "   [cookie " + cookies.getOrDefault("SHOP", "").length() + " chars, kid " + kid(cookies.get("SHOP")) + "]");
       }
 
       Map<String, String> tampered = new LinkedHashMap<>(cookies);
@@ -207,6 +216,8 @@ public final class ClusterDemo {
       replies.add(reply);
       out.println("A tampered cookie -> " + reply);
     } finally {
+      KEYRINGS.forEach(Keyring::close);
+      KEYRINGS.clear();
       for (Node node : nodes) {
         try {
           node.close();
@@ -216,6 +227,43 @@ public final class ClusterDemo {
       }
     }
     return replies;
+  }
+
+  /**
+   * Rotates as {@code keyring rotate} does: the new key is published now and activates a moment
+   * later, when the old one retires; the old one still verifies until it expires. The demo waits
+   * until every node has the new key before it activates — in production the lead time is longer
+   * than the slowest node's refresh.
+   */
+  static void rotate(Path jwks, TokenKey old, PrintStream out) throws IOException, InterruptedException {
+    java.time.Instant now = java.time.Instant.now();
+    java.time.Instant switchAt = now.plusSeconds(2);
+    TokenKey december = TokenKey.generate("2026-12", Algorithm.HS256).withLifecycle(now, switchAt, null, null);
+    KeySet rotated = KeySet.of(old.withLifecycle(old.published().orElse(null), old.activates().orElse(null),
+        switchAt, switchAt.plus(java.time.Duration.ofMinutes(30))), december);
+    Path tmp = jwks.resolveSibling("keys.jwks.tmp");
+    Files.writeString(tmp, rotated.toJwksWithSecrets());
+    Files.move(tmp, jwks, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    for (Keyring k : KEYRINGS) {
+      while (k.current().key("2026-12").isEmpty()) {
+        Thread.sleep(20);
+      }
+    }
+    while (java.time.Instant.now().isBefore(switchAt)) {
+      Thread.sleep(20);
+    }
+    out.println("  -- key rotated: 2026-12 signs from now on, tokens under 2026-11 still verify --");
+  }
+
+  /** The kid in a token's header, for display. */
+  static String kid(String token) {
+    if (token == null) {
+      return "-";
+    }
+    String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+        java.nio.charset.StandardCharsets.UTF_8);
+    int at = header.indexOf("\"kid\":\"");
+    return at < 0 ? "?" : header.substring(at + 7, header.indexOf('"', at + 7));
   }
 
   private static String get(HttpClient http, int port, String path, Map<String, String> cookies)

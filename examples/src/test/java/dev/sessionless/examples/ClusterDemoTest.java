@@ -14,7 +14,10 @@ class ClusterDemoTest {
   void cartSurvivesRoundRobinAndAStoppedNodeAndATamperedCookieStartsAFreshSession() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     List<String> replies = ClusterDemo.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    assertEquals(8, replies.size(), bytes.toString(StandardCharsets.UTF_8));
+    String printed = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(8, replies.size(), printed);
+    assertTrue(printed.contains("kid 2026-11]") && printed.contains("kid 2026-12]"),
+        "tokens before the rotation carry the old kid, after it the new one: " + printed);
     assertEquals("jetty-a [espresso-beans]", replies.get(0));
     assertEquals("tomcat-b [espresso-beans, grinder]", replies.get(1));
     assertEquals("jetty-c [espresso-beans, grinder, filter-papers]", replies.get(2));

@@ -6,6 +6,7 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
+import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.internal.AttributeCodec;
 import dev.sessionless.servlet.internal.Carrier;
 import dev.sessionless.servlet.internal.CookieCarrier;
@@ -73,6 +74,8 @@ public final class SessionlessFilter implements Filter {
   public static final String REJECTION_ATTRIBUTE = "dev.sessionless.servlet.rejection";
 
   private volatile Settings settings;
+  /** The keyring init() made from {@code keys.file}; stopped by destroy(). */
+  private volatile Keyring owned;
 
   /**
    * A filter configured from its init parameters in {@link #init(FilterConfig)}; for {@code
@@ -108,7 +111,7 @@ public final class SessionlessFilter implements Filter {
     }
     try {
       Builder b = builder();
-      InitParams.apply(config::getInitParameter, System::getenv, b,
+      owned = InitParams.apply(config::getInitParameter, System::getenv, b,
           Thread.currentThread().getContextClassLoader());
       settings = b.settings();
     } catch (IOException | RuntimeException e) {
@@ -172,9 +175,14 @@ public final class SessionlessFilter implements Filter {
     }
   }
 
-  /** Nothing to release. */
+  /** Stops the keyring this filter made for {@code keys.file}, if any. */
   @Override
-  public void destroy() {}
+  public void destroy() {
+    Keyring k = owned;
+    if (k != null) {
+      k.close();
+    }
+  }
 
   /**
    * Configures a {@link SessionlessFilter}. {@link #keys}, {@link #issuer} and {@link #audience}

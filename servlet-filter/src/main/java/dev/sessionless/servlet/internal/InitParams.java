@@ -2,6 +2,7 @@ package dev.sessionless.servlet.internal;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.keyring.Keyring;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
 import java.io.IOException;
@@ -24,7 +25,7 @@ public final class InitParams {
    * @throws IllegalArgumentException if a parameter is invalid
    * @throws IllegalStateException if a required parameter is missing
    */
-  public static void apply(Function<String, String> params, Function<String, String> env,
+  public static Keyring apply(Function<String, String> params, Function<String, String> env,
       SessionlessFilter.Builder b, ClassLoader loader) throws IOException {
     Algorithm alg = Algorithm.HS256;
     String a = params.apply("algorithm");
@@ -37,9 +38,7 @@ public final class InitParams {
     if ((file == null) == (var == null)) {
       throw new IllegalStateException("set exactly one of the init parameters keys.file and keys.env");
     }
-    if (file != null) {
-      b.keys(KeySet.fromJwks(Files.readString(Path.of(file.trim()))));
-    } else {
+    if (file == null) {
       String value = env.apply(var.trim());
       if (value == null || value.isBlank()) {
         throw new IllegalStateException("environment variable " + var.trim() + " (keys.env) is not set");
@@ -99,6 +98,22 @@ public final class InitParams {
         }
       }
     }
+    if (file == null) {
+      return null;
+    }
+    // keys.file is a live keyring: the file is re-read when it changes (key rotation, a
+    // Kubernetes Secret update); the filter's destroy() stops its thread.
+    Keyring.Builder k = Keyring.builder().jwksFile(Path.of(file.trim()));
+    if ((v = params.apply("keys.file.poll-seconds")) != null) {
+      long seconds = number("keys.file.poll-seconds", v);
+      if (seconds < 1) {
+        throw new IllegalArgumentException("keys.file.poll-seconds must be at least 1, got " + seconds);
+      }
+      k.filePollInterval(Duration.ofSeconds(seconds));
+    }
+    Keyring keyring = k.build();
+    b.keys(keyring);
+    return keyring;
   }
 
   /** A JWKS (starting with '{') or a base64url secret, given the kid "env". */

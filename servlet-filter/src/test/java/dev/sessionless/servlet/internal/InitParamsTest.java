@@ -57,4 +57,34 @@ class InitParamsTest {
         SessionlessFilter.builder(), null));
     assertTrue(e.getMessage().contains("max-inactive-interval"), e.getMessage());
   }
+
+  @Test
+  void keysFileIsALiveKeyringThatPicksUpARotatedFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path file = dir.resolve("keys.jwks");
+    KeySet first = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+    java.nio.file.Files.writeString(file, first.toJwksWithSecrets());
+    Map<String, String> params = Map.of("keys.file", file.toString(), "keys.file.poll-seconds", "1",
+        "issuer", "i", "audience", "a");
+    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    try (dev.sessionless.keyring.Keyring keyring =
+        InitParams.apply(params::get, Map.<String, String>of()::get, b, getClass().getClassLoader())) {
+      b.build();
+      assertTrue(keyring.current().key("k1").isPresent());
+      java.nio.file.Files.writeString(file, first.with(TokenKey.generate("k2", Algorithm.HS256)).toJwksWithSecrets());
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (keyring.current().key("k2").isEmpty()) {
+        assertTrue(System.nanoTime() < deadline, "the rotated file was not picked up");
+        Thread.sleep(20);
+      }
+    }
+  }
+
+  @Test
+  void keysFilePollBelowOneSecondIsRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> InitParams.apply(
+        Map.of("keys.file", dir.resolve("k.jwks").toString(), "keys.file.poll-seconds", "0")::get,
+        Map.<String, String>of()::get, SessionlessFilter.builder(), null));
+    assertTrue(e.getMessage().contains("keys.file.poll-seconds"), e.getMessage());
+  }
 }
