@@ -478,7 +478,7 @@ public final class Keyring implements KeySource, AutoCloseable {
       return this;
     }
 
-    /** HTTP timeout for the response headers to arrive; default 10 s. */
+    /** HTTP timeout for the whole response, headers and body, to arrive; default 10 s. */
     public Builder httpReadTimeout(Duration timeout) {
       once("httpReadTimeout");
       http.readTimeout = positive(timeout, "httpReadTimeout");

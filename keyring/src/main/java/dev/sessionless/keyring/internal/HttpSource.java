@@ -4,7 +4,7 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.KeyringException.Reason;
 import java.io.IOException;
-import java.io.InputStream;
+import java.util.List;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -80,40 +80,100 @@ public final class HttpSource extends Source {
     if (etag != null) {
       request.header("If-None-Match", etag);
     }
-    HttpResponse<InputStream> response;
+    HttpResponse<byte[]> response;
+    java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> exchange =
+        client.sendAsync(request.build(), info -> new LimitedBody(options.maxResponseBytes));
     try {
-      response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-    } catch (HttpTimeoutException e) {
+      // One deadline for the whole exchange, body included: a server that sends its headers and
+      // then trickles the body cannot hold the refresh thread.
+      response = exchange.get(options.readTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      exchange.cancel(true);
       throw new KeyringException(Reason.UNAVAILABLE, description + " did not answer within its timeout");
-    } catch (IOException e) {
-      throw new KeyringException(Reason.UNAVAILABLE, description + " could not be fetched ("
-          + e.getClass().getSimpleName() + ")");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KeyringException(Reason.UNAVAILABLE, description + ": interrupted while fetching");
-    }
-    try (InputStream body = response.body()) {
-      int status = response.statusCode();
-      if (status == 304 && etag != null) {
-        freshFor = maxAge(response).orElse(freshFor);
-        return null;
-      }
-      if (status != 200) {
-        throw new KeyringException(Reason.UNAVAILABLE, description + " answered HTTP " + status);
-      }
-      byte[] bytes = body.readNBytes(options.maxResponseBytes + 1);
-      if (bytes.length > options.maxResponseBytes) {
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof TooLarge) {
         throw new KeyringException(Reason.MALFORMED, description + " sent more than "
             + options.maxResponseBytes + " bytes");
       }
-      KeySet keys = KeyContent.parse(new String(bytes, StandardCharsets.UTF_8), KeyContent.Unlock.none(),
-          false, description);
-      etag = response.headers().firstValue("ETag").orElse(null);
-      freshFor = maxAge(response).orElse(null);
-      return keys;
-    } catch (IOException e) {
-      throw new KeyringException(Reason.UNAVAILABLE, description + ": the response could not be read ("
-          + e.getClass().getSimpleName() + ")");
+      if (cause instanceof HttpTimeoutException) {
+        throw new KeyringException(Reason.UNAVAILABLE, description + " did not answer within its timeout");
+      }
+      throw new KeyringException(Reason.UNAVAILABLE, description + " could not be fetched ("
+          + (cause == null ? "unknown" : cause.getClass().getSimpleName()) + ")");
+    } catch (InterruptedException e) {
+      exchange.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new KeyringException(Reason.UNAVAILABLE, description + ": interrupted while fetching");
+    }
+    int status = response.statusCode();
+    if (status == 304 && etag != null) {
+      freshFor = maxAge(response).orElse(freshFor);
+      return null;
+    }
+    if (status != 200) {
+      throw new KeyringException(Reason.UNAVAILABLE, description + " answered HTTP " + status);
+    }
+    KeySet keys = KeyContent.parse(new String(response.body(), StandardCharsets.UTF_8), KeyContent.Unlock.none(),
+        false, description);
+    etag = response.headers().firstValue("ETag").orElse(null);
+    freshFor = maxAge(response).orElse(null);
+    return keys;
+  }
+
+  /** Signals a body over the size cap. */
+  private static final class TooLarge extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    TooLarge() {
+      super("response body over the cap", null);
+    }
+  }
+
+  /** Collects a response body up to a cap, cancelling the exchange as soon as it is exceeded. */
+  private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+    private final int max;
+    private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    private final java.util.concurrent.CompletableFuture<byte[]> result = new java.util.concurrent.CompletableFuture<>();
+    private java.util.concurrent.Flow.Subscription subscription;
+
+    LimitedBody(int max) {
+      this.max = max;
+    }
+
+    @Override
+    public java.util.concurrent.CompletionStage<byte[]> getBody() {
+      return result;
+    }
+
+    @Override
+    public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+      subscription = s;
+      s.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(List<java.nio.ByteBuffer> buffers) {
+      for (java.nio.ByteBuffer b : buffers) {
+        if (bytes.size() + b.remaining() > max) {
+          subscription.cancel();
+          result.completeExceptionally(new TooLarge());
+          return;
+        }
+        byte[] chunk = new byte[b.remaining()];
+        b.get(chunk);
+        bytes.write(chunk, 0, chunk.length);
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      result.completeExceptionally(t);
+    }
+
+    @Override
+    public void onComplete() {
+      result.complete(bytes.toByteArray());
     }
   }
 

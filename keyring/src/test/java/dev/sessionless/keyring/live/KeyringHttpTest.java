@@ -288,6 +288,34 @@ class KeyringHttpTest {
   }
 
   @Test
+  void aServerThatTricklesItsBodyTimesOutAsAWhole() throws Exception {
+    try (ServerSocket slow = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread server = new Thread(() -> {
+        try (Socket s = slow.accept()) {
+          OutputStream out = s.getOutputStream();
+          out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+              .getBytes(StandardCharsets.US_ASCII));
+          out.flush();
+          for (int i = 0; i < 400; i++) { // one byte every 50 ms: 20 s for the whole body
+            out.write(' ');
+            out.flush();
+            Thread.sleep(50);
+          }
+        } catch (IOException | InterruptedException done) {
+          // the client gave up
+        }
+      });
+      server.setDaemon(true);
+      server.start();
+      KeyringException e = assertThrows(KeyringException.class, () -> Keyring.builder()
+          .jwksUrl(URI.create("http://127.0.0.1:" + slow.getLocalPort() + "/jwks"))
+          .httpReadTimeout(Duration.ofMillis(500)).build());
+      assertEquals(KeyringException.Reason.UNAVAILABLE, e.reason());
+      assertTrue(e.getMessage().contains("timeout"), e.getMessage());
+    }
+  }
+
+  @Test
   void aRefusedConnectionIsUnavailable() throws IOException {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
