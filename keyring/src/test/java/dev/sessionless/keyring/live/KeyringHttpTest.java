@@ -15,6 +15,7 @@ import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.keyring.KeyringException;
+import dev.sessionless.testing.FakeClock;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

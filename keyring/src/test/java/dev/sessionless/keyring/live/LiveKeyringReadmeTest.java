@@ -11,6 +11,7 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.testing.ReadmeBlocks;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,9 +71,9 @@ class LiveKeyringReadmeTest {
 
   @Test
   void readmeShowsExactlyTheCodeThisTestRuns() throws IOException {
-    List<String> tested = block(Path.of("src/test/java/dev/sessionless/keyring/live/LiveKeyringReadmeTest.java"), "// ");
-    List<String> shown = block(Path.of("README.md"), "<!-- ").stream()
-        .filter(l -> !l.startsWith("```")).collect(Collectors.toList());
+    List<String> tested = ReadmeBlocks.java(
+        Path.of("src/test/java/dev/sessionless/keyring/live/LiveKeyringReadmeTest.java"), "live-keyring-example");
+    List<String> shown = ReadmeBlocks.markdown(Path.of("README.md"), "live-keyring-example");
     assertFalse(shown.isEmpty(), "README.md has no live-keyring-example block");
     assertEquals(tested, shown, "README.md drifted from LiveKeyringReadmeTest");
   }
@@ -106,26 +106,5 @@ class LiveKeyringReadmeTest {
     String n = c.getName();
     return c.isPrimitive() || n.startsWith("java.") || n.startsWith("dev.sessionless.core.")
         || (n.startsWith("dev.sessionless.keyring.") && !n.contains(".internal."));
-  }
-
-  private static List<String> block(Path file, String markerPrefix) throws IOException {
-    List<String> lines = Files.readAllLines(file);
-    int start = -1;
-    int end = -1;
-    for (int i = 0; i < lines.size(); i++) {
-      String l = lines.get(i).trim();
-      if (l.startsWith(markerPrefix + "live-keyring-example:start")) {
-        start = i + 1;
-      } else if (l.startsWith(markerPrefix + "live-keyring-example:end")) {
-        end = i;
-      }
-    }
-    if (start < 0 || end < start) {
-      return List.of();
-    }
-    String indent = lines.get(start).replaceAll("^(\\s*).*", "$1");
-    return lines.subList(start, end).stream()
-        .map(l -> l.startsWith(indent) ? l.substring(indent.length()) : l.strip())
-        .collect(Collectors.toList());
   }
 }
