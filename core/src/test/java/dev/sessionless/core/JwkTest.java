@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sessionless.testing.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

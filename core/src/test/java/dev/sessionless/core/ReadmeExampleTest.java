@@ -3,12 +3,11 @@ package dev.sessionless.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sessionless.testing.ReadmeBlocks;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** Keeps the README examples compiling and true: the code below is the README's, line for line. */
@@ -36,28 +35,12 @@ class ReadmeExampleTest {
 
   @Test
   void rootAndCoreReadmesShowExactlyTheCodeThisTestRuns() throws IOException {
-    List<String> tested = block(Path.of("src/test/java/dev/sessionless/core/ReadmeExampleTest.java"), "// ");
+    List<String> tested = ReadmeBlocks.java(Path.of("src/test/java/dev/sessionless/core/ReadmeExampleTest.java"),
+        "readme-example");
     for (Path readme : List.of(Path.of("../README.md"), Path.of("README.md"))) {
-      List<String> shown = block(readme, "<!-- ").stream()
-          .filter(l -> !l.startsWith("```")).collect(Collectors.toList());
+      List<String> shown = ReadmeBlocks.markdown(readme, "readme-example");
       assertTrue(!shown.isEmpty(), readme + " has no readme-example block");
       assertEquals(tested, shown, readme + " drifted from ReadmeExampleTest");
     }
-  }
-
-  private static List<String> block(Path file, String markerPrefix) throws IOException {
-    List<String> lines = Files.readAllLines(file);
-    int start = -1;
-    int end = -1;
-    for (int i = 0; i < lines.size(); i++) {
-      String l = lines.get(i).trim();
-      if (l.startsWith(markerPrefix + "readme-example:start")) {
-        start = i + 1;
-      } else if (l.startsWith(markerPrefix + "readme-example:end")) {
-        end = i;
-      }
-    }
-    return start < 0 || end < start ? List.of()
-        : lines.subList(start, end).stream().map(String::trim).collect(Collectors.toList());
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sessionless.testing.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -9,15 +9,14 @@ import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
+import dev.sessionless.testing.ReadmeBlocks;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,9 +46,9 @@ class KeyFilesReadmeExampleTest {
 
   @Test
   void keyringReadmeShowsExactlyTheCodeThisTestRuns() throws IOException {
-    List<String> tested = block(Path.of("src/test/java/dev/sessionless/keyring/KeyFilesReadmeExampleTest.java"), "// ");
-    List<String> shown = block(Path.of("README.md"), "<!-- ").stream()
-        .filter(l -> !l.startsWith("```")).collect(Collectors.toList());
+    List<String> tested = ReadmeBlocks.java(
+        Path.of("src/test/java/dev/sessionless/keyring/KeyFilesReadmeExampleTest.java"), "key-files-example");
+    List<String> shown = ReadmeBlocks.markdown(Path.of("README.md"), "key-files-example");
     assertFalse(shown.isEmpty(), "README.md has no key-files-example block");
     assertEquals(tested, shown, "README.md drifted from KeyFilesReadmeExampleTest");
   }
@@ -74,26 +73,5 @@ class KeyFilesReadmeExampleTest {
     String n = c.getName();
     return c.isPrimitive() || n.startsWith("java.") || n.startsWith("dev.sessionless.core.")
         || n.startsWith("dev.sessionless.keyring.");
-  }
-
-  private static List<String> block(Path file, String markerPrefix) throws IOException {
-    List<String> lines = Files.readAllLines(file);
-    int start = -1;
-    int end = -1;
-    for (int i = 0; i < lines.size(); i++) {
-      String l = lines.get(i).trim();
-      if (l.startsWith(markerPrefix + "key-files-example:start")) {
-        start = i + 1;
-      } else if (l.startsWith(markerPrefix + "key-files-example:end")) {
-        end = i;
-      }
-    }
-    if (start < 0 || end < start) {
-      return List.of();
-    }
-    String indent = lines.get(start).replaceAll("^(\\s*).*", "$1");
-    return lines.subList(start, end).stream()
-        .map(l -> l.startsWith(indent) ? l.substring(indent.length()) : l.strip())
-        .collect(Collectors.toList());
   }
 }

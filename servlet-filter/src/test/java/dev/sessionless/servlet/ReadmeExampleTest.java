@@ -10,6 +10,7 @@ import dev.sessionless.servlet.it.AppServlet;
 import dev.sessionless.servlet.it.Cart;
 import dev.sessionless.servlet.it.Container;
 import dev.sessionless.servlet.it.TestClient;
+import dev.sessionless.testing.ReadmeBlocks;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import java.io.IOException;
@@ -18,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** Keeps the README example compiling and true: the setup below is the README's, line for line. */
@@ -54,26 +54,10 @@ class ReadmeExampleTest {
 
   @Test
   void readmeShowsExactlyTheCodeThisTestRuns() throws IOException {
-    List<String> tested = block(Path.of("src/test/java/dev/sessionless/servlet/ReadmeExampleTest.java"), "// ");
-    List<String> shown = block(Path.of("README.md"), "<!-- ").stream()
-        .filter(l -> !l.startsWith("```")).collect(Collectors.toList());
+    List<String> tested = ReadmeBlocks.java(Path.of("src/test/java/dev/sessionless/servlet/ReadmeExampleTest.java"),
+        "readme-example");
+    List<String> shown = ReadmeBlocks.markdown(Path.of("README.md"), "readme-example");
     assertTrue(!shown.isEmpty(), "README.md has no readme-example block");
     assertEquals(tested, shown, "README.md drifted from ReadmeExampleTest");
-  }
-
-  private static List<String> block(Path file, String markerPrefix) throws IOException {
-    List<String> lines = Files.readAllLines(file);
-    int start = -1;
-    int end = -1;
-    for (int i = 0; i < lines.size(); i++) {
-      String l = lines.get(i).trim();
-      if (l.startsWith(markerPrefix + "readme-example:start")) {
-        start = i + 1;
-      } else if (l.startsWith(markerPrefix + "readme-example:end")) {
-        end = i;
-      }
-    }
-    return start < 0 || end < start ? List.of()
-        : lines.subList(start, end).stream().map(String::trim).collect(Collectors.toList());
   }
 }

@@ -13,10 +13,14 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.keyring.KeyringException;
+import dev.sessionless.testing.FakeClock;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -156,6 +160,34 @@ class KeyringHttpFailureTest {
         .httpConnectTimeout(Duration.ofMillis(200)).httpReadTimeout(Duration.ofMillis(300)));
     assertEquals(KeyringException.Reason.UNAVAILABLE, e.reason());
     assertTrue(e.getMessage().contains("read timeout"), e.getMessage());
+  }
+
+  @Test
+  void serverThatTricklesItsBodyIsCutOffByTheReadTimeoutAsAWhole() throws Exception {
+    try (ServerSocket slow = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread server = new Thread(() -> {
+        try (Socket s = slow.accept()) {
+          OutputStream out = s.getOutputStream();
+          out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+              .getBytes(StandardCharsets.US_ASCII));
+          out.flush();
+          for (int i = 0; i < 400; i++) { // one byte every 50 ms: 20 s for the whole body
+            out.write(' ');
+            out.flush();
+            Thread.sleep(50);
+          }
+        } catch (IOException | InterruptedException done) {
+          // the client gave up
+        }
+      });
+      server.setDaemon(true);
+      server.start();
+      KeyringException e = failsToBuild(Keyring.builder()
+          .jwksUrl(URI.create("http://127.0.0.1:" + slow.getLocalPort() + "/jwks"))
+          .httpConnectTimeout(Duration.ofMillis(200)).httpReadTimeout(Duration.ofMillis(500)));
+      assertEquals(KeyringException.Reason.UNAVAILABLE, e.reason());
+      assertTrue(e.getMessage().contains("read timeout"), e.getMessage());
+    }
   }
 
   @Test

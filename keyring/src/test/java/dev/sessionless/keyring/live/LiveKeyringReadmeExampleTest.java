@@ -10,6 +10,7 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.testing.ReadmeBlocks;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,32 +52,10 @@ class LiveKeyringReadmeExampleTest {
 
   @Test
   void keyringReadmeShowsExactlyTheCodeThisTestRuns() throws IOException {
-    List<String> tested = block(Path.of("src/test/java/dev/sessionless/keyring/live/LiveKeyringReadmeExampleTest.java"), "// ");
-    List<String> shown = block(Path.of("README.md"), "<!-- ").stream()
-        .filter(l -> !l.startsWith("```")).collect(Collectors.toList());
+    List<String> tested = ReadmeBlocks.java(
+        Path.of("src/test/java/dev/sessionless/keyring/live/LiveKeyringReadmeExampleTest.java"), "readme-example");
+    List<String> shown = ReadmeBlocks.markdown(Path.of("README.md"), "readme-example");
     assertFalse(shown.isEmpty(), "README.md has no readme-example block");
     assertEquals(tested, shown, "README.md drifted from LiveKeyringReadmeExampleTest");
-  }
-
-  /** The lines between the markers, without the indentation of the first. */
-  private static List<String> block(Path file, String markerPrefix) throws IOException {
-    List<String> lines = Files.readAllLines(file);
-    int start = -1;
-    int end = -1;
-    for (int i = 0; i < lines.size(); i++) {
-      String l = lines.get(i).trim();
-      if (l.startsWith(markerPrefix + "readme-example:start")) {
-        start = i + 1;
-      } else if (l.startsWith(markerPrefix + "readme-example:end")) {
-        end = i;
-      }
-    }
-    if (start < 0 || end < start) {
-      return List.of();
-    }
-    String indent = lines.get(start).replaceAll("^(\\s*).*", "$1");
-    return lines.subList(start, end).stream()
-        .map(l -> l.startsWith(indent) ? l.substring(indent.length()) : l.strip())
-        .collect(Collectors.toList());
   }
 }

@@ -1,4 +1,4 @@
-package dev.sessionless.core;
+package dev.sessionless.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,19 +6,25 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move by hand; never sleeps. */
-final class FakeClock extends Clock {
+/**
+ * A clock tests move by hand, in UTC; never sleeps. Safe to read from other threads (a
+ * keyring's refresh thread, a container's request threads) while a test moves it.
+ */
+public final class FakeClock extends Clock {
   private volatile Instant now;
 
-  FakeClock(Instant start) {
+  /** A clock standing at {@code start}. */
+  public FakeClock(Instant start) {
     this.now = start;
   }
 
-  void advance(Duration d) {
+  /** Moves the clock forward (or back, for a negative duration). */
+  public void advance(Duration d) {
     now = now.plus(d);
   }
 
-  void set(Instant instant) {
+  /** Sets the clock to {@code instant}. */
+  public void set(Instant instant) {
     now = instant;
   }
 
