@@ -76,8 +76,8 @@ public final class Keyring implements KeySource, AutoCloseable {
   private volatile KeySet snapshot = KeySet.empty();
   private volatile boolean closed;
 
-  private Keyring(Builder b) {
-    this.sources = List.copyOf(b.sources);
+  private Keyring(Builder b, List<Source> sources) {
+    this.sources = List.copyOf(sources);
     this.clock = b.clock;
     this.unknownKeyInterval = b.unknownKeyInterval;
     ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
@@ -331,7 +331,8 @@ public final class Keyring implements KeySource, AutoCloseable {
    * required. Options other than sources may be set once.
    */
   public static final class Builder {
-    private final List<Source> sources = new ArrayList<>();
+    /** How to make each source at build(), when every option is known; one fresh source per build. */
+    private final List<Function<Builder, Source>> sources = new ArrayList<>();
     private final HttpSource.Options http = new HttpSource.Options();
     private Clock clock = Clock.systemUTC();
     private Duration filePoll = Duration.ofSeconds(5);
@@ -359,7 +360,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     /** A fixed key set, e.g. keys made in code or read elsewhere. */
     public Builder keys(KeySet keys) {
       Objects.requireNonNull(keys, "keys");
-      sources.add(new FixedSource("key set given in code", () -> keys));
+      sources.add(b -> new FixedSource("key set given in code", () -> keys));
       return this;
     }
 
@@ -370,7 +371,7 @@ public final class Keyring implements KeySource, AutoCloseable {
      */
     public Builder jwksFile(Path file) {
       Objects.requireNonNull(file, "file");
-      sources.add(new LazyFile(file, KeyContent.Unlock.none()));
+      sources.add(b -> new FileSource(file, KeyContent.Unlock.none(), b.filePoll));
       return this;
     }
 
@@ -378,7 +379,8 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder encryptedJwksFile(Path file, char[] password) {
       Objects.requireNonNull(file, "file");
       Objects.requireNonNull(password, "password");
-      sources.add(new LazyFile(file, KeyContent.Unlock.password(password)));
+      KeyContent.Unlock unlock = KeyContent.Unlock.password(password);
+      sources.add(b -> new FileSource(file, unlock, b.filePoll));
       return this;
     }
 
@@ -388,7 +390,8 @@ public final class Keyring implements KeySource, AutoCloseable {
       if (keyEncryptionKey.length != EncryptedJwks.KEK_BYTES) {
         throw new IllegalArgumentException("a key-encryption key has " + EncryptedJwks.KEK_BYTES + " bytes");
       }
-      sources.add(new LazyFile(file, KeyContent.Unlock.kek(keyEncryptionKey)));
+      KeyContent.Unlock unlock = KeyContent.Unlock.kek(keyEncryptionKey);
+      sources.add(b -> new FileSource(file, unlock, b.filePoll));
       return this;
     }
 
@@ -399,7 +402,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder pemFile(String kid, Path file, Instant activates, Instant retires, Instant expires) {
       Objects.requireNonNull(kid, "kid");
       Objects.requireNonNull(file, "file");
-      sources.add(new FixedSource("PEM file " + file,
+      sources.add(b -> new FixedSource("PEM file " + file,
           () -> KeySet.of(PemKeys.read(kid, file).withLifecycle(null, activates, retires, expires))));
       return this;
     }
@@ -412,7 +415,7 @@ public final class Keyring implements KeySource, AutoCloseable {
      */
     public Builder environment(String variable) {
       Objects.requireNonNull(variable, "variable");
-      sources.add(new LazyEnv(variable, null));
+      sources.add(b -> environmentSource(variable, null, b.environment));
       return this;
     }
 
@@ -422,7 +425,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder environment(String variable, String passwordVariable) {
       Objects.requireNonNull(variable, "variable");
       Objects.requireNonNull(passwordVariable, "passwordVariable");
-      sources.add(new LazyEnv(variable, passwordVariable));
+      sources.add(b -> environmentSource(variable, passwordVariable, b.environment));
       return this;
     }
 
@@ -437,7 +440,7 @@ public final class Keyring implements KeySource, AutoCloseable {
       if (!scheme.equals("https") && !scheme.equals("http")) {
         throw new IllegalArgumentException("a JWKS URL must be http or https");
       }
-      sources.add(new HttpSource(url, http));
+      sources.add(b -> new HttpSource(url, b.http));
       return this;
     }
 
@@ -448,7 +451,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder ephemeralDevelopmentKey() {
       once("ephemeralDevelopmentKey");
       ephemeral = true;
-      sources.add(new FixedSource("ephemeral development key", () -> {
+      sources.add(b -> new FixedSource("ephemeral development key", () -> {
         LOG.log(System.Logger.Level.WARNING, "*** Sessionless is using an EPHEMERAL key made in memory: "
             + "sessions will not survive a restart and will not verify on any other node. "
             + "Configure a key source for anything but development. ***");
@@ -556,91 +559,35 @@ public final class Keyring implements KeySource, AutoCloseable {
         throw new KeyringException(Reason.CONFIGURATION,
             "ephemeralDevelopmentKey() is for development without other sources");
       }
+      // Each build() makes sources of its own, with the options as they stand now: two
+      // keyrings never share a source's state.
       List<Source> resolved = new ArrayList<>();
-      for (Source s : sources) {
-        resolved.add(s instanceof Deferred ? ((Deferred) s).resolve(this) : s);
+      for (Function<Builder, Source> make : sources) {
+        resolved.add(make.apply(this));
       }
-      sources.clear();
-      sources.addAll(resolved);
-      Keyring keyring = new Keyring(this);
+      Keyring keyring = new Keyring(this, resolved);
       keyring.start();
       return keyring;
     }
   }
 
-  /** A source whose settings are only known at build(): a file's poll interval, the environment reader. */
-  private abstract static class Deferred extends Source {
-    abstract Source resolve(Builder b);
-
-    @Override
-    protected KeySet load(Instant now) {
-      throw new IllegalStateException("unresolved");
-    }
-
-    @Override
-    protected Duration nextCheckAfterSuccess() {
-      throw new IllegalStateException("unresolved");
-    }
-
-    @Override
-    protected Duration nextCheckAfterFailure(int n) {
-      throw new IllegalStateException("unresolved");
-    }
-  }
-
-  private static final class LazyFile extends Deferred {
-    private final Path file;
-    private final KeyContent.Unlock unlock;
-
-    LazyFile(Path file, KeyContent.Unlock unlock) {
-      this.file = file;
-      this.unlock = unlock;
-    }
-
-    @Override
-    public String describe() {
-      return "JWKS file " + file;
-    }
-
-    @Override
-    Source resolve(Builder b) {
-      return new FileSource(file, unlock, b.filePoll);
-    }
-  }
-
-  private static final class LazyEnv extends Deferred {
-    private final String variable;
-    private final String passwordVariable;
-
-    LazyEnv(String variable, String passwordVariable) {
-      this.variable = variable;
-      this.passwordVariable = passwordVariable;
-    }
-
-    @Override
-    public String describe() {
-      return "environment variable " + variable;
-    }
-
-    @Override
-    Source resolve(Builder b) {
-      Function<String, String> env = b.environment;
-      String what = describe();
-      return new FixedSource(what, () -> {
-        String value = env.apply(variable);
-        if (value == null) {
-          throw new KeyringException(Reason.UNAVAILABLE, what + " is not set");
+  /** An environment variable source, read once at start through {@code env}. */
+  private static Source environmentSource(String variable, String passwordVariable, Function<String, String> env) {
+    String what = "environment variable " + variable;
+    return new FixedSource(what, () -> {
+      String value = env.apply(variable);
+      if (value == null) {
+        throw new KeyringException(Reason.UNAVAILABLE, what + " is not set");
+      }
+      KeyContent.Unlock unlock = KeyContent.Unlock.none();
+      if (passwordVariable != null) {
+        String password = env.apply(passwordVariable);
+        if (password == null) {
+          throw new KeyringException(Reason.UNAVAILABLE, "environment variable " + passwordVariable + " is not set");
         }
-        KeyContent.Unlock unlock = KeyContent.Unlock.none();
-        if (passwordVariable != null) {
-          String password = env.apply(passwordVariable);
-          if (password == null) {
-            throw new KeyringException(Reason.UNAVAILABLE, "environment variable " + passwordVariable + " is not set");
-          }
-          unlock = KeyContent.Unlock.password(password.toCharArray());
-        }
-        return KeyContent.parse(value, unlock, true, what);
-      });
-    }
+        unlock = KeyContent.Unlock.password(password.toCharArray());
+      }
+      return KeyContent.parse(value, unlock, true, what);
+    });
   }
 }

@@ -34,6 +34,19 @@ public final class HttpSource extends Source {
     public Duration minBackoff = Duration.ofSeconds(1);
     public Duration maxStale = Duration.ofHours(24);
     public int maxResponseBytes = 1 << 20;
+
+    Options copy() {
+      Options o = new Options();
+      o.connectTimeout = connectTimeout;
+      o.readTimeout = readTimeout;
+      o.minRefresh = minRefresh;
+      o.maxRefresh = maxRefresh;
+      o.defaultRefresh = defaultRefresh;
+      o.minBackoff = minBackoff;
+      o.maxStale = maxStale;
+      o.maxResponseBytes = maxResponseBytes;
+      return o;
+    }
   }
 
   private final URI url;
@@ -46,7 +59,7 @@ public final class HttpSource extends Source {
   /** A JWKS at {@code url}. */
   public HttpSource(URI url, Options options) {
     this.url = url;
-    this.options = options;
+    this.options = options.copy(); // a snapshot: the builder may be changed and built again
     this.description = "JWKS URL " + redact(url);
     this.client = HttpClient.newBuilder()
         .connectTimeout(options.connectTimeout)
