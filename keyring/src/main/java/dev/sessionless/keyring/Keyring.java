@@ -464,7 +464,8 @@ public final class Keyring implements KeySource, AutoCloseable {
    * is checked by {@link #build()}. Not thread-safe.
    */
   public static final class Builder {
-    private final List<Source> sources = new ArrayList<>();
+    /** How to make each source at build(), when every option is known; fresh sources per build. */
+    private final List<Function<Builder, Source>> sources = new ArrayList<>();
     private final HttpSource.Options http = new HttpSource.Options();
     private final Set<String> set = new HashSet<>();
     private Clock clock = Clock.systemUTC();
@@ -494,7 +495,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     /** A fixed key set, e.g. keys made in code or read elsewhere. */
     public Builder keys(KeySet keys) {
       Objects.requireNonNull(keys, "keys");
-      sources.add(new FixedSource("key set given in code", () -> keys));
+      sources.add(b -> new FixedSource("key set given in code", () -> keys));
       return this;
     }
 
@@ -507,7 +508,7 @@ public final class Keyring implements KeySource, AutoCloseable {
      */
     public Builder jwksFile(Path file) {
       Objects.requireNonNull(file, "file");
-      sources.add(new LazyFile(file, KeyContent.Unlock.none()));
+      sources.add(b -> new FileSource(file, KeyContent.Unlock.none(), b.filePoll));
       return this;
     }
 
@@ -519,7 +520,8 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder encryptedJwksFile(Path file, char[] password) {
       Objects.requireNonNull(file, "file");
       Objects.requireNonNull(password, "password");
-      sources.add(new LazyFile(file, KeyContent.Unlock.password(password)));
+      KeyContent.Unlock unlock = KeyContent.Unlock.password(password);
+      sources.add(b -> new FileSource(file, unlock, b.filePoll));
       return this;
     }
 
@@ -534,7 +536,8 @@ public final class Keyring implements KeySource, AutoCloseable {
       if (keyEncryptionKey.length != EncryptedJwks.KEK_BYTES) {
         throw new IllegalArgumentException("a key-encryption key has " + EncryptedJwks.KEK_BYTES + " bytes");
       }
-      sources.add(new LazyFile(file, KeyContent.Unlock.kek(keyEncryptionKey)));
+      KeyContent.Unlock unlock = KeyContent.Unlock.kek(keyEncryptionKey);
+      sources.add(b -> new FileSource(file, unlock, b.filePoll));
       return this;
     }
 
@@ -545,7 +548,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder pemFile(String kid, Path file, Instant activates, Instant retires, Instant expires) {
       Objects.requireNonNull(kid, "kid");
       Objects.requireNonNull(file, "file");
-      sources.add(new FixedSource("PEM file " + file,
+      sources.add(b -> new FixedSource("PEM file " + file,
           () -> KeySet.of(PemKeys.read(kid, file).withLifecycle(null, activates, retires, expires))));
       return this;
     }
@@ -559,7 +562,7 @@ public final class Keyring implements KeySource, AutoCloseable {
      */
     public Builder environment(String variable) {
       Objects.requireNonNull(variable, "variable");
-      sources.add(new LazyEnv(variable, null));
+      sources.add(b -> environmentSource(variable, null, b.environment));
       return this;
     }
 
@@ -570,7 +573,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder environment(String variable, String passwordVariable) {
       Objects.requireNonNull(variable, "variable");
       Objects.requireNonNull(passwordVariable, "passwordVariable");
-      sources.add(new LazyEnv(variable, passwordVariable));
+      sources.add(b -> environmentSource(variable, passwordVariable, b.environment));
       return this;
     }
 
@@ -590,7 +593,7 @@ public final class Keyring implements KeySource, AutoCloseable {
       if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
         throw new IllegalArgumentException("a JWKS URL must be http or https with a host");
       }
-      sources.add(new LazyHttp(url));
+      sources.add(b -> new HttpSource(url, b.http));
       anyHttp = true;
       return this;
     }
@@ -603,7 +606,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder ephemeralDevelopmentKey() {
       once("ephemeralDevelopmentKey");
       ephemeral = true;
-      sources.add(new FixedSource("ephemeral development key", () -> {
+      sources.add(b -> new FixedSource("ephemeral development key", () -> {
         LOG.log(Level.WARNING, "*** Sessionless is using an EPHEMERAL key made in memory: "
             + "sessions will not survive a restart and will not verify on any other node. "
             + "Configure a key source for anything but development. ***");
@@ -761,9 +764,11 @@ public final class Keyring implements KeySource, AutoCloseable {
           }
         }
       }
+      // Each build() makes sources of its own, with the options as they stand now: two
+      // keyrings never share a source's state.
       List<Source> resolved = new ArrayList<>();
-      for (Source s : sources) {
-        resolved.add(s instanceof Deferred ? ((Deferred) s).resolve(this) : s);
+      for (Function<Builder, Source> make : sources) {
+        resolved.add(make.apply(this));
       }
       Keyring keyring = new Keyring(this, resolved);
       keyring.start();
@@ -771,97 +776,22 @@ public final class Keyring implements KeySource, AutoCloseable {
     }
   }
 
-  /** A source whose settings are only known at build(): a file's poll interval, the environment reader. */
-  private abstract static class Deferred extends Source {
-    abstract Source resolve(Builder b);
-
-    @Override
-    protected KeySet load(Instant now) {
-      throw new IllegalStateException("unresolved");
-    }
-
-    @Override
-    protected Duration nextCheckAfterSuccess() {
-      throw new IllegalStateException("unresolved");
-    }
-
-    @Override
-    protected Duration nextCheckAfterFailure(int n) {
-      throw new IllegalStateException("unresolved");
-    }
-  }
-
-  private static final class LazyFile extends Deferred {
-    private final Path file;
-    private final KeyContent.Unlock unlock;
-
-    LazyFile(Path file, KeyContent.Unlock unlock) {
-      this.file = file;
-      this.unlock = unlock;
-    }
-
-    @Override
-    public String describe() {
-      return "JWKS file " + file;
-    }
-
-    @Override
-    Source resolve(Builder b) {
-      return new FileSource(file, unlock, b.filePoll);
-    }
-  }
-
-  private static final class LazyHttp extends Deferred {
-    private final URI url;
-
-    LazyHttp(URI url) {
-      this.url = url;
-    }
-
-    @Override
-    public String describe() {
-      return "JWKS URL " + url.getHost();
-    }
-
-    @Override
-    Source resolve(Builder b) {
-      return new HttpSource(url, b.http);
-    }
-  }
-
-  private static final class LazyEnv extends Deferred {
-    private final String variable;
-    private final String passwordVariable;
-
-    LazyEnv(String variable, String passwordVariable) {
-      this.variable = variable;
-      this.passwordVariable = passwordVariable;
-    }
-
-    @Override
-    public String describe() {
-      return "environment variable " + variable;
-    }
-
-    @Override
-    Source resolve(Builder b) {
-      Function<String, String> env = b.environment;
-      String what = describe();
-      return new FixedSource(what, () -> {
-        String value = env.apply(variable);
-        if (value == null) {
-          throw new KeyringException(Reason.UNAVAILABLE, what + " is not set");
+  private static Source environmentSource(String variable, String passwordVariable, Function<String, String> env) {
+    String what = "environment variable " + variable;
+    return new FixedSource(what, () -> {
+      String value = env.apply(variable);
+      if (value == null) {
+        throw new KeyringException(Reason.UNAVAILABLE, what + " is not set");
+      }
+      KeyContent.Unlock unlock = KeyContent.Unlock.none();
+      if (passwordVariable != null) {
+        String password = env.apply(passwordVariable);
+        if (password == null) {
+          throw new KeyringException(Reason.UNAVAILABLE, "environment variable " + passwordVariable + " is not set");
         }
-        KeyContent.Unlock unlock = KeyContent.Unlock.none();
-        if (passwordVariable != null) {
-          String password = env.apply(passwordVariable);
-          if (password == null) {
-            throw new KeyringException(Reason.UNAVAILABLE, "environment variable " + passwordVariable + " is not set");
-          }
-          unlock = KeyContent.Unlock.password(password.toCharArray());
-        }
-        return KeyContent.parse(value, unlock, true, what);
-      });
-    }
+        unlock = KeyContent.Unlock.password(password.toCharArray());
+      }
+      return KeyContent.parse(value, unlock, true, what);
+    });
   }
 }

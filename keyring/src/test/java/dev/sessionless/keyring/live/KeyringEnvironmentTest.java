@@ -127,6 +127,21 @@ class KeyringEnvironmentTest {
   }
 
   @Test
+  void oneBuilderBuildsKeyringsThatShareNothing() {
+    Map<String, String> env = Map.of("S", randomSecret(32));
+    Keyring.Builder builder = Keyring.builder().keys(KeySet.of(TokenKey.generate("code", Algorithm.HS256)))
+        .environment("S").environmentReader(env::get);
+    try (Keyring first = builder.build(); Keyring second = builder.build()) {
+      first.close();
+      assertFalse(second.status().closed());
+      for (Keyring.SourceStatus s : second.status().sources()) {
+        assertEquals(1, s.checks(), "each keyring checked its own sources once: " + s);
+      }
+      assertEquals(first.status().keyIds(), second.status().keyIds());
+    }
+  }
+
+  @Test
   void optionsAreCheckedAtBuild() {
     assertThrows(IllegalStateException.class,
         () -> Keyring.builder().filePollInterval(Duration.ofSeconds(1)).filePollInterval(Duration.ofSeconds(2)));
