@@ -5,10 +5,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.internal.HeaderIndex;
 import dev.sessionless.core.internal.JwkJson;
+import dev.sessionless.core.internal.Sha256;
+import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +37,7 @@ public final class KeySet implements KeySource {
   private final Map<String, TokenKey> byKid;
   private final List<TokenKey> keys;
   private final HeaderIndex<TokenKey> headers;
+  private volatile byte[] fingerprint;
 
   private KeySet(List<TokenKey> keys) {
     Map<String, TokenKey> m = new HashMap<>();
@@ -121,6 +125,30 @@ public final class KeySet implements KeySource {
   public Optional<TokenKey> verificationKey(String kid, Instant now) {
     TokenKey k = byKid.get(kid);
     return k != null && k.verifiesAt(now) ? Optional.of(k) : Optional.empty();
+  }
+
+  /**
+   * Whether {@code other} holds the same keys as this set: the same kids, each with the same
+   * algorithm, lifecycle and material (see {@link TokenKey#sameAs(TokenKey)}), in any order. A
+   * digest of the content is computed once per snapshot, so asking again is cheap.
+   */
+  public boolean sameContentAs(KeySet other) {
+    return other == this || (other != null && MessageDigest.isEqual(fingerprint(), other.fingerprint()));
+  }
+
+  private byte[] fingerprint() {
+    byte[] f = fingerprint;
+    if (f == null) {
+      List<TokenKey> sorted = new ArrayList<>(keys);
+      sorted.sort(Comparator.comparing(TokenKey::kid));
+      MessageDigest md = Sha256.newDigest();
+      for (TokenKey k : sorted) {
+        k.digestContent(md);
+      }
+      f = md.digest();
+      fingerprint = f;
+    }
+    return f;
   }
 
   /** A copy with {@code key} added, or replacing the key with the same kid. */

@@ -62,6 +62,12 @@ import java.util.Set;
  * (JWE), RFC 7519 (JWT).
  */
 public final class TokenCodec {
+  /**
+   * The longest time-to-live a token may have, for the codec and for one token: 400 days,
+   * the longest any major browser keeps a cookie.
+   */
+  public static final Duration MAX_TIME_TO_LIVE = Duration.ofDays(400);
+
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final byte DOT = '.';
 
@@ -117,7 +123,10 @@ public final class TokenCodec {
    *
    * @throws TokenException {@code NO_SIGNING_KEY} if no key may sign now; {@code STATE_MAPPING}
    *     if a state value cannot be written as JSON; {@code TOO_LARGE} if the token would exceed
-   *     the maximum token length
+   *     the maximum token length; {@code INTERNAL} if the clock reads a time before 1970 or so
+   *     late that the expiry would pass the year 9999
+   * @throws IllegalArgumentException if the claims' {@code notBefore} is not before the token's
+   *     expiry (the token would never be valid)
    */
   public String encode(Claims claims) {
     Objects.requireNonNull(claims, "claims");
@@ -130,7 +139,17 @@ public final class TokenCodec {
               + algorithm.joseName() + " key with its private part, or check the lifecycle instants");
     }
     long ttl = claims.timeToLive().map(Duration::getSeconds).orElse(ttlSeconds);
-    ByteSink payload = writePayload(claims, now, now + ttl);
+    long exp = now + ttl;
+    if (now < 0 || exp > Claims.MAX_EPOCH_SECOND) {
+      throw new TokenException(Reason.INTERNAL, "the clock reads " + java.time.Instant.ofEpochSecond(now)
+          + ", where no token this codec could read can be made: check the clock");
+    }
+    if (claims.notBefore().isPresent() && claims.notBefore().get().getEpochSecond() >= exp) {
+      throw new IllegalArgumentException("the claims' notBefore " + claims.notBefore().get()
+          + " is not before the token's expiry " + java.time.Instant.ofEpochSecond(exp)
+          + ": such a token would never be valid; move notBefore earlier or the time-to-live later");
+    }
+    ByteSink payload = writePayload(claims, now, exp);
     byte[] token = algorithm.isEncrypting()
         ? encrypt(key, payload.array(), payload.size())
         : sign(key, payload.array(), payload.size());
@@ -259,44 +278,56 @@ public final class TokenCodec {
       throw new TokenException(Reason.TOO_LARGE,
           "the token is " + n + " characters, over the limit of " + maxTokenLength);
     }
-    KeySet set = keys.current();
-    if (cache != null) {
-      SessionToken hit = cachedOrNull(token, set);
-      if (hit != null) {
-        return hit;
-      }
-    }
-    SessionToken verified;
     try {
-      verified = verify(token, n, set);
+      KeySet set = keys.current();
+      if (cache != null) {
+        SessionToken hit = cachedOrNull(token, set);
+        if (hit != null) {
+          return hit;
+        }
+      }
+      SessionToken verified = verify(token, n, set);
+      if (cache != null) {
+        cache.put(new CacheKey(token), verified);
+      }
+      return verified;
     } catch (TokenException e) {
       throw e;
     } catch (RuntimeException e) {
-      // Whatever slipped past the checks above is still only a malformed token to the caller.
-      throw new TokenException(Reason.MALFORMED, "the token could not be read", e);
+      // Not the token's fault: a bug, a broken key source or a missing JCA algorithm. Saying
+      // MALFORMED here would log every user out without anyone noticing.
+      throw new TokenException(Reason.INTERNAL,
+          "decoding failed on this side, not because of the token (" + e.getClass().getName()
+              + "): see the cause; this is a bug or a broken deployment", e);
     }
-    if (cache != null) {
-      cache.put(new CacheKey(token), verified);
-    }
-    return verified;
   }
 
   private SessionToken cachedOrNull(String token, KeySet set) {
-    if (set != cachedUnder) {
-      // The key set changed: drop everything verified under an older one.
+    KeySet under = cachedUnder;
+    if (set != under) {
+      if (under == null || !set.sameContentAs(under)) {
+        // The keys changed: drop everything verified under other keys.
+        cache.invalidateAll();
+      }
       cachedUnder = set;
-      cache.invalidateAll();
-      return null;
     }
     SessionToken hit = cache.getIfPresent(new CacheKey(token));
-    if (hit == null || hit.keySet != set) {
+    if (hit == null || (hit.keySet != set && !hit.keySet.sameContentAs(set))) {
       return null;
     }
     long now = Math.floorDiv(clock.millis(), 1000);
-    if (now - leewaySeconds >= hit.expiresAtSecond() || !hit.key.verifiesAt(now)) {
+    if (!hit.key.verifiesAt(now)
+        || timeClaimsFail(hit.expiresAtSecond(), hit.notBeforeSecond(), hit.issuedAtSecond(), now)) {
       return null; // verify again, which rejects with the precise reason
     }
     return hit;
+  }
+
+  /** Whether exp, nbf or iat rule the token out at {@code now}; {@link #checkClaims} says which. */
+  private boolean timeClaimsFail(long exp, long nbf, long iat, long now) {
+    return now - leewaySeconds >= exp
+        || (nbf != ParsedClaims.ABSENT && now + leewaySeconds < nbf)
+        || iat > now + leewaySeconds;
   }
 
   private SessionToken verify(String token, int n, KeySet set) {
@@ -447,8 +478,15 @@ public final class TokenCodec {
     }
     TokenKey key = set.keyOrNull(h.kid);
     if (key == null) {
-      keys.unknownKeyId(h.kid);
-      throw new TokenException(Reason.UNKNOWN_KEY, "the key set holds no key with the token's kid");
+      TokenException unknown;
+      try {
+        keys.unknownKeyId(h.kid);
+        unknown = new TokenException(Reason.UNKNOWN_KEY, "the key set holds no key with the token's kid");
+      } catch (RuntimeException e) {
+        // The token is rejected whatever the hook does; its failure travels as the cause.
+        unknown = new TokenException(Reason.UNKNOWN_KEY, "the key set holds no key with the token's kid", e);
+      }
+      throw unknown;
     }
     Algorithm a = key.algorithm();
     if (!a.joseName().equals(h.alg) || !Objects.equals(a.encryption().orElse(null), h.enc)) {
@@ -595,7 +633,10 @@ public final class TokenCodec {
       return this;
     }
 
-    /** How long a new token lives ({@code exp} - {@code iat}); whole seconds, at least one. Required. */
+    /**
+     * How long a new token lives ({@code exp} - {@code iat}): whole seconds, from one second to
+     * {@link #MAX_TIME_TO_LIVE}, checked at {@link #build()}. Required.
+     */
     public Builder timeToLive(Duration ttl) {
       once(this.timeToLive, "timeToLive");
       this.timeToLive = Objects.requireNonNull(ttl, "ttl");
@@ -670,9 +711,7 @@ public final class TokenCodec {
       if (timeToLive == null) {
         throw new IllegalStateException("timeToLive is required: say how long a token lives");
       }
-      if (timeToLive.getSeconds() < 1 || timeToLive.isNegative()) {
-        throw new IllegalArgumentException("timeToLive must be at least one second, got " + timeToLive);
-      }
+      Claims.checkTimeToLive(timeToLive, "timeToLive");
       if (algorithm == null) {
         algorithm = Algorithm.HS256;
       }

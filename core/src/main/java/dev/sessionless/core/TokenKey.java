@@ -16,8 +16,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import dev.sessionless.core.internal.Sha256;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -387,6 +390,34 @@ public final class TokenKey {
         && engine.canSign() == other.engine.canSign()
         && (secret == null ? toJwkNode(false).equals(other.toJwkNode(false))
             : other.secret != null && ConstantTime.equals(secret, other.secret));
+  }
+
+  /**
+   * Feeds everything {@link #sameAs} compares into {@code md}, each part length-prefixed so no
+   * two different keys feed the same bytes. Used only for {@link KeySet#sameContentAs}.
+   */
+  void digestContent(MessageDigest md) {
+    Sha256.updateField(md, kid.getBytes(StandardCharsets.UTF_8));
+    Sha256.updateField(md, algorithm.name().getBytes(StandardCharsets.US_ASCII));
+    Sha256.updateLong(md, published);
+    Sha256.updateLong(md, activates);
+    Sha256.updateLong(md, retires);
+    Sha256.updateLong(md, expires);
+    byte[][] parts;
+    if (engine instanceof EcP256Engine) {
+      EcP256Engine e = (EcP256Engine) engine;
+      parts = new byte[][] {e.x(), e.y(), e.canSign() ? e.d() : new byte[0]};
+    } else if (engine instanceof Ed25519Engine) {
+      Ed25519Engine e = (Ed25519Engine) engine;
+      parts = new byte[][] {e.x(), e.canSign() ? e.d() : new byte[0]};
+    } else {
+      parts = new byte[][] {secret.clone()};
+    }
+    md.update((byte) (engine.canSign() ? 1 : 0));
+    for (byte[] part : parts) {
+      Sha256.updateField(md, part);
+      Arrays.fill(part, (byte) 0);
+    }
   }
 
   /** The kid, algorithm and lifecycle; never key material. */
