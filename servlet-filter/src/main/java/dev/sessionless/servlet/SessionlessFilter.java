@@ -102,12 +102,17 @@ public final class SessionlessFilter implements Filter {
     if (settings != null) {
       return;
     }
+    Keyring started = null;
     try {
       Builder b = builder();
-      owned = InitParams.apply(config::getInitParameter, System::getenv, b,
+      started = InitParams.apply(config::getInitParameter, System::getenv, b,
           Thread.currentThread().getContextClassLoader());
       settings = b.settings();
+      owned = started;
     } catch (IOException | RuntimeException e) {
+      if (started != null) {
+        started.close(); // its refresh thread would outlive the failed filter
+      }
       throw new ServletException("SessionlessFilter '" + config.getFilterName()
           + "' is misconfigured: " + e.getMessage(), e);
     }
