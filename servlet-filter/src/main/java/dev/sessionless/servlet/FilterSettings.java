@@ -6,6 +6,7 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.servlet.internal.AttributeCodec;
 import dev.sessionless.servlet.internal.Carrier;
 import dev.sessionless.servlet.internal.CookieCarrier;
+import dev.sessionless.servlet.internal.FilterLog;
 import dev.sessionless.servlet.internal.HeaderCarrier;
 import dev.sessionless.servlet.internal.Settings;
 import java.time.Clock;
@@ -14,7 +15,49 @@ import java.util.Arrays;
 
 /** Checks a builder's options and turns them into the filter's immutable {@link Settings}. */
 final class FilterSettings {
+  private static final System.Logger LOG = System.getLogger(FilterLog.LOGGER);
+
   private FilterSettings() {}
+
+  private static boolean prefixed(String name, String prefix) {
+    return name.regionMatches(true, 0, prefix, 0, prefix.length());
+  }
+
+  /** The cookie path: {@code /} for a {@code __Host-} cookie, which allows nothing else. */
+  private static String cookiePath(SessionlessFilter.Builder b, String name) {
+    if (!prefixed(name, "__Host-")) {
+      return b.cookiePath;
+    }
+    if (b.cookieDomain != null) {
+      throw new IllegalArgumentException("a __Host- cookie must not have a domain: remove cookieDomain("
+          + b.cookieDomain + "), or use another cookie name");
+    }
+    if (b.cookiePath != null && !b.cookiePath.equals("/")) {
+      throw new IllegalArgumentException("a __Host- cookie must have Path=/, got cookiePath(" + b.cookiePath
+          + "): remove it, or use another cookie name");
+    }
+    return "/";
+  }
+
+  /** {@code true}: always Secure; {@code false}: on secure requests; {@code null}: unless loopback http. */
+  private static Boolean secure(SessionlessFilter.Builder b, String name, String sameSite) {
+    String needs = prefixed(name, "__Host-") ? "a __Host- cookie name"
+        : prefixed(name, "__Secure-") ? "a __Secure- cookie name"
+        : sameSite.equals("None") ? "SameSite=None" : null;
+    if (needs != null) {
+      if (Boolean.FALSE.equals(b.cookieSecure)) {
+        throw new IllegalArgumentException(needs + " needs Secure cookies (browsers drop the cookie otherwise):"
+            + " remove cookieSecure(false)");
+      }
+      return true;
+    }
+    if (Boolean.FALSE.equals(b.cookieSecure)) {
+      LOG.log(System.Logger.Level.WARNING, "cookieSecure(false): session cookies go out without Secure on every"
+          + " request the container does not see as https, on any host; behind a TLS-terminating proxy make"
+          + " the container trust X-Forwarded-Proto, or leave cookieSecure unset");
+    }
+    return b.cookieSecure;
+  }
 
   /**
    * The settings {@code b} describes.
@@ -47,7 +90,7 @@ final class FilterSettings {
     Carrier carrier;
     if (b.header != null) {
       if (b.cookieName != null || b.cookiePath != null || b.cookieDomain != null || b.cookieMaxAge != null
-          || b.sameSite != null || b.maxChunks != null) {
+          || b.sameSite != null || b.maxChunks != null || b.cookieSecure != null) {
         throw new IllegalStateException("header(...) carries the token in a header: cookie options do not apply");
       }
       if (b.header.isEmpty()) {
@@ -63,8 +106,8 @@ final class FilterSettings {
       if (!Arrays.asList("Lax", "Strict", "None").contains(site)) {
         throw new IllegalArgumentException("cookieSameSite must be Lax, Strict or None, got " + site);
       }
-      carrier = new CookieCarrier(name, b.cookiePath, b.cookieDomain,
-          b.cookieMaxAge == null ? -1 : b.cookieMaxAge.getSeconds(), site, chunks);
+      carrier = new CookieCarrier(name, cookiePath(b, name), b.cookieDomain,
+          b.cookieMaxAge == null ? -1 : b.cookieMaxAge.getSeconds(), site, chunks, secure(b, name, site));
     }
     TokenCodec.Builder codec = TokenCodec.builder().keys(b.keys).clock(c).objectMapper(m)
         .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength());

@@ -229,6 +229,7 @@ public final class SessionlessFilter implements Filter {
     Integer maxChunks;
     String header;
     BadAttribute badAttribute;
+    Boolean cookieSecure;
 
     private Builder() {}
 
@@ -320,7 +321,13 @@ public final class SessionlessFilter implements Filter {
       return this;
     }
 
-    /** The cookie name; {@code SESSIONLESS} if not set. Chunks are {@code name.1}, {@code name.2}, .... */
+    /**
+     * The cookie name; {@code SESSIONLESS} if not set. Chunks are {@code name.1}, {@code
+     * name.2}, .... A name starting with {@code __Host-} (recommended for a site on one host)
+     * makes the browser refuse the cookie unless it is {@code Secure}, has {@code Path=/} and no
+     * {@code Domain}: the filter then writes exactly that, and refuses at build a {@code
+     * cookieDomain}, a {@code cookiePath} other than {@code /}, or {@code cookieSecure(false)}.
+     */
     public Builder cookieName(String name) {
       once(this.cookieName, "cookieName");
       this.cookieName = Objects.requireNonNull(name, "name");
@@ -352,6 +359,20 @@ public final class SessionlessFilter implements Filter {
     public Builder cookieSameSite(String sameSite) {
       once(this.sameSite, "cookieSameSite");
       this.sameSite = Objects.requireNonNull(sameSite, "sameSite");
+      return this;
+    }
+
+    /**
+     * Whether cookies carry {@code Secure}. {@code true}: always. {@code false}: only on requests
+     * the container sees as secure (https, or a proxy's {@code X-Forwarded-Proto} the container
+     * trusts), logged as a warning at build. If not set: always, except on plain http requests
+     * to a loopback host ({@code localhost}, {@code 127.0.0.1}, {@code ::1}), so a TLS-terminating
+     * proxy that forwards plain http still gets {@code Secure} cookies. A {@code __Host-} or
+     * {@code __Secure-} cookie name, or {@code SameSite=None}, means always.
+     */
+    public Builder cookieSecure(boolean always) {
+      once(this.cookieSecure, "cookieSecure");
+      this.cookieSecure = always;
       return this;
     }
 

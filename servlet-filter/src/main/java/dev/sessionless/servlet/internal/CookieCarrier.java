@@ -27,6 +27,7 @@ public final class CookieCarrier implements Carrier {
   private final long maxAgeSeconds;
   private final String sameSite;
   private final int maxChunks;
+  private final Boolean secure;
 
   /**
    * A cookie carrier.
@@ -36,15 +37,55 @@ public final class CookieCarrier implements Carrier {
    * @param maxAgeSeconds the cookie max-age, or negative for a browser-session cookie
    * @param sameSite the SameSite value, or {@code null} to leave it out
    * @param maxChunks 1 to 16; 1 refuses tokens that do not fit one cookie
+   * @param secure {@code true}: always {@code Secure}; {@code false}: only on secure requests;
+   *     {@code null}: unless the request is plain http to a loopback host (see {@link #isLoopback})
    */
   public CookieCarrier(String name, String path, String domain, long maxAgeSeconds, String sameSite,
-      int maxChunks) {
+      int maxChunks, Boolean secure) {
     this.name = name;
     this.path = path;
     this.domain = domain;
     this.maxAgeSeconds = maxAgeSeconds;
     this.sameSite = sameSite;
     this.maxChunks = maxChunks;
+    this.secure = secure;
+  }
+
+  /** Whether cookies written for {@code request} carry {@code Secure}. */
+  boolean secure(HttpServletRequest request) {
+    if (secure != null) {
+      return secure || request.isSecure();
+    }
+    // Behind a TLS-terminating proxy the request looks like plain http: only a request to this
+    // machine itself is plainly local development.
+    return request.isSecure() || !isLoopback(request.getServerName());
+  }
+
+  /**
+   * Whether {@code host} names this machine's loopback interface literally: {@code localhost}
+   * (or a name under {@code .localhost}), {@code 127.0.0.0/8} or {@code ::1}. Never resolves a name.
+   */
+  public static boolean isLoopback(String host) {
+    if (host == null || host.isEmpty()) {
+      return false;
+    }
+    String h = host.toLowerCase(java.util.Locale.ROOT);
+    if (h.startsWith("[") && h.endsWith("]")) {
+      h = h.substring(1, h.length() - 1);
+    }
+    if (h.equals("localhost") || h.endsWith(".localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")) {
+      return true;
+    }
+    String[] parts = h.split("\\.", -1);
+    if (parts.length != 4 || !parts[0].equals("127")) {
+      return false;
+    }
+    for (String p : parts) {
+      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit) || Integer.parseInt(p) > 255) {
+        return false;
+      }
+    }
+    return true;
   }
 
   String chunkName(int i) {
@@ -146,7 +187,7 @@ public final class CookieCarrier implements Carrier {
   @Override
   public List<String> write(HttpServletRequest request, HttpServletResponse response, String token,
       Incoming incoming, List<String> previous) {
-    String attrs = attributes(request, request.isSecure());
+    String attrs = attributes(request, secure(request));
     List<String> headers = new ArrayList<>();
     int written = 0;
     if (token != null) {

@@ -126,20 +126,19 @@ abstract class ServerFailureTest {
       assertTrue(r.setCookies.isEmpty(), "the user's cookie is kept: " + r.setCookies);
     }
     assertEquals(cookie, c.cookies.get("SX"));
-    if (RecordingLoggerFinder.installed()) {
-      List<RecordingLoggerFinder.Entry> errors = RecordingLoggerFinder.since(mark,
-          e -> e.level == System.Logger.Level.ERROR);
-      assertEquals(1, errors.size(), "one ERROR for three requests with the same cause: " + errors);
-      assertTrue(errors.get(0).withThrowable && errors.get(0).text.contains("hardware key store unreachable"),
-          errors.toString());
-      assertTrue(RecordingLoggerFinder.since(mark, e -> e.text.contains("rejected")).isEmpty(),
-          "a server failure is not counted as a rejection");
-      clock.advance(Duration.ofMinutes(1));
-      c.get("/x/read");
-      List<RecordingLoggerFinder.Entry> summary = RecordingLoggerFinder.since(mark,
-          e -> e.level == System.Logger.Level.ERROR && e.text.contains("2 more time(s)"));
-      assertEquals(1, summary.size(), RecordingLoggerFinder.since(mark, e -> true).toString());
-    }
+    assertTrue(RecordingLoggerFinder.installed(), "the test JVM records System.Logger output");
+    List<RecordingLoggerFinder.Entry> errors = RecordingLoggerFinder.since(mark,
+        e -> e.level == System.Logger.Level.ERROR);
+    assertEquals(1, errors.size(), "one ERROR for three requests with the same cause: " + errors);
+    assertTrue(errors.get(0).withThrowable && errors.get(0).text.contains("hardware key store unreachable"),
+        errors.toString());
+    assertTrue(RecordingLoggerFinder.since(mark, e -> e.text.contains("rejected")).isEmpty(),
+        "a server failure is not counted as a rejection");
+    clock.advance(Duration.ofMinutes(1));
+    c.get("/x/read");
+    List<RecordingLoggerFinder.Entry> summary = RecordingLoggerFinder.since(mark,
+        e -> e.level == System.Logger.Level.ERROR && e.text.contains("2 more time(s)"));
+    assertEquals(1, summary.size(), RecordingLoggerFinder.since(mark, e -> true).toString());
     broken = null;
     TestClient.Reply fixed = c.get("/x/read");
     assertEquals(200, fixed.status);
