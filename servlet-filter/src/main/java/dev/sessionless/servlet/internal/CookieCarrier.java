@@ -6,9 +6,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Carries the token in cookies {@code name}, {@code name.1}, ... {@code name.(n-1)}: a token
@@ -100,17 +102,23 @@ public final class CookieCarrier implements Carrier {
     return COOKIE_LIMIT - (name.length() + 4) - attrs;
   }
 
-  /** The index of chunk cookie {@code n} (0 for the plain name), or -1 if it is no chunk of ours. */
-  private int chunkIndex(String n) {
+  /**
+   * The most cookies of ours a response clears: a browser keeps at most about 180 cookies per
+   * site, and a request carrying more is no browser's.
+   */
+  static final int MAX_CLEARED = 180;
+
+  /** Whether cookie {@code n} is ours: the name itself, or a chunk {@code name.N} (N from 1, no leading zero). */
+  private boolean isOurs(String n) {
     if (n.equals(name)) {
-      return 0;
+      return true;
+    }
+    if (n.length() < name.length() + 2 || n.length() > name.length() + 4 || !n.startsWith(name)
+        || n.charAt(name.length()) != '.') {
+      return false;
     }
     String suffix = n.substring(name.length() + 1);
-    if (suffix.isEmpty() || suffix.length() > 2 || !suffix.chars().allMatch(Character::isDigit)) {
-      return -1;
-    }
-    int i = Integer.parseInt(suffix);
-    return i >= 1 && i < 16 ? i : -1;
+    return suffix.charAt(0) != '0' && suffix.chars().allMatch(ch -> ch >= '0' && ch <= '9');
   }
 
   @Override
@@ -124,36 +132,33 @@ public final class CookieCarrier implements Carrier {
     if (cookies == null) {
       return Incoming.NONE;
     }
-    Map<String, String> found = new HashMap<>();
+    Map<String, String> found = new LinkedHashMap<>();
     for (Cookie c : cookies) {
-      if (c.getName().equals(name) || c.getName().startsWith(name + ".")) {
+      if (isOurs(c.getName()) && (found.containsKey(c.getName()) || found.size() < MAX_CLEARED)) {
         found.putIfAbsent(c.getName(), c.getValue());
       }
     }
     if (found.isEmpty()) {
       return Incoming.NONE;
     }
+    List<String> names = new ArrayList<>(found.keySet());
     int parts = 0;
     long total = 0;
     while (found.containsKey(chunkName(parts)) && parts <= 16) {
       total += found.get(chunkName(parts)).length();
       parts++;
     }
-    int seen = parts;
-    for (String n : found.keySet()) {
-      seen = Math.max(seen, chunkIndex(n) + 1);
-    }
     if (parts == 0) {
-      return new Incoming(null, seen, TokenException.Reason.MALFORMED);
+      return new Incoming(null, names, TokenException.Reason.MALFORMED);
     }
     if (parts > maxChunks || total > maxLength) {
-      return new Incoming(null, seen, TokenException.Reason.TOO_LARGE);
+      return new Incoming(null, names, TokenException.Reason.TOO_LARGE);
     }
     StringBuilder sb = new StringBuilder((int) total);
     for (int i = 0; i < parts; i++) {
       sb.append(found.get(chunkName(i)));
     }
-    return new Incoming(sb.toString(), seen, null);
+    return new Incoming(sb.toString(), names, null);
   }
 
   private String attributes(HttpServletRequest request, boolean secure) {
@@ -206,9 +211,20 @@ public final class CookieCarrier implements Carrier {
       }
       written = n;
     }
-    int stale = Math.max(incoming.parts, previousParts(previous));
-    for (int i = written; i < stale; i++) {
-      headers.add(chunkName(i) + "=" + attrs + EXPIRED);
+    // Clear every cookie of ours the request carried (however many chunks: a browser keeps them
+    // all) and every chunk this response wrote earlier, unless written again now.
+    Set<String> stale = new LinkedHashSet<>();
+    for (int i = written; i < previousParts(previous); i++) {
+      stale.add(chunkName(i));
+    }
+    for (String n : incoming.cookies) {
+      if (n.equals(name) ? written == 0 : n.length() > name.length() + 1
+          && Integer.parseInt(n.substring(name.length() + 1)) >= written) {
+        stale.add(n);
+      }
+    }
+    for (String n : stale) {
+      headers.add(n + "=" + attrs + EXPIRED);
     }
     install(response, headers, previous);
     return headers;
