@@ -67,6 +67,21 @@ public final class InitParams {
     if ((v = params.apply("cookie.same-site")) != null) {
       b.cookieSameSite(v.trim());
     }
+    if ((v = params.apply("cookie.secure")) != null) {
+      b.cookieSecure(bool("cookie.secure", v));
+    }
+    if ((v = params.apply("bad-attribute")) != null) {
+      switch (v.trim()) {
+        case "drop":
+          b.onBadAttribute(SessionlessFilter.BadAttribute.DROP);
+          break;
+        case "new-session":
+          b.onBadAttribute(SessionlessFilter.BadAttribute.NEW_SESSION);
+          break;
+        default:
+          throw new IllegalArgumentException("bad-attribute must be drop or new-session, got '" + v + "'");
+      }
+    }
     if ((v = params.apply("cookie.max-chunks")) != null) {
       b.maxCookieChunks((int) number("cookie.max-chunks", v));
     }
@@ -138,6 +153,17 @@ public final class InitParams {
       }
     }
     throw new IllegalArgumentException("unknown algorithm '" + a + "'");
+  }
+
+  private static boolean bool(String param, String v) {
+    switch (v.trim()) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new IllegalArgumentException(param + " must be true or false, got '" + v + "'");
+    }
   }
 
   private static long number(String param, String v) {

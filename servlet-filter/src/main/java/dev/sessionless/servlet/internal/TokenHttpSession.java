@@ -1,7 +1,6 @@
 package dev.sessionless.servlet.internal;
 
 import dev.sessionless.core.SessionToken;
-import dev.sessionless.core.TokenException;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpSession;
 import jakarta.servlet.http.HttpSessionBindingEvent;
@@ -27,9 +26,19 @@ final class TokenHttpSession implements HttpSession {
     boolean loaded;
     /** JSON last written or read, for detecting in-place changes; {@code null} if immutable. */
     byte[] baseline;
+    /** Why the stored value did not read back (an exception's simple name), or {@code null}. */
+    String failure;
 
     Entry(String typeName) {
       this.typeName = typeName;
+    }
+
+    /** Why this entry's stored value is unusable, for the log: never the value. */
+    String problem(AttributeCodec codec) {
+      if (codec.resolve(typeName) == null) {
+        return "is not a type this filter allows (renamed, or no longer registered?)";
+      }
+      return "no longer reads back as that class (" + failure + "; was the class changed?)";
     }
   }
 
@@ -112,29 +121,47 @@ final class TokenHttpSession implements HttpSession {
   }
 
   private Object load(String name, Entry e) {
-    if (!e.loaded) {
-      Class<?> type = codec.resolve(e.typeName);
-      if (type == null) {
-        throw new IllegalStateException("session attribute '" + name + "' has type " + e.typeName
-            + ", which this filter does not allow: register it with attributeTypes(...)");
-      }
-      try {
-        e.value = token.get(name, type).orElse(null);
-      } catch (TokenException ex) {
-        throw new IllegalStateException("session attribute '" + name + "' cannot be read as "
-            + e.typeName + " (" + ex.reason() + "): was the class changed since it was stored?", ex);
-      }
-      e.loaded = true;
-      if (e.value != null && AttributeCodec.isMutable(type)) {
-        e.baseline = codec.json(e.value);
-      }
+    if (!e.loaded && !read(name, e)) {
+      entries.remove(name);
+      dirty = true; // the next token leaves it out
+      owner.dropped(name, e);
     }
     return e.value;
+  }
+
+  /**
+   * Reads the stored value of {@code e} from the token; {@code false} (and {@code e} stays
+   * unloaded) if it no longer reads back as its recorded type: a type this filter does not
+   * allow (renamed, no longer registered, never allowed) or JSON that no longer fits the class.
+   */
+  boolean read(String name, Entry e) {
+    Class<?> type = codec.resolve(e.typeName);
+    if (type == null) {
+      return false;
+    }
+    Object value;
+    try {
+      value = token.get(name, type).orElse(null);
+    } catch (RuntimeException ex) {
+      // Never keep or log the message: it may quote the stored value.
+      e.failure = ex.getClass().getSimpleName();
+      return false;
+    }
+    e.value = value;
+    e.loaded = true;
+    if (value != null && AttributeCodec.isMutable(type)) {
+      e.baseline = codec.json(value);
+    }
+    return true;
   }
 
   @Override
   public Enumeration<String> getAttributeNames() {
     checkValid("getAttributeNames");
+    // Only names whose values still read back: a dropped attribute is never listed.
+    for (Map.Entry<String, Entry> e : new ArrayList<>(entries.entrySet())) {
+      load(e.getKey(), e.getValue());
+    }
     return Collections.enumeration(new ArrayList<>(entries.keySet()));
   }
 
@@ -174,7 +201,7 @@ final class TokenHttpSession implements HttpSession {
     }
     Class<?> type = codec.resolve(old.typeName);
     if (type != null && HttpSessionBindingListener.class.isAssignableFrom(type)) {
-      Object v = load(name, old);
+      Object v = old.loaded || read(name, old) ? old.value : null;
       if (v != null && v != replacement) {
         ((HttpSessionBindingListener) v).valueUnbound(new HttpSessionBindingEvent(this, name, v));
       }
