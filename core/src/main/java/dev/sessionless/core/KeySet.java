@@ -197,7 +197,7 @@ public final class KeySet implements KeySource {
         arr.add(k.toJwkNode(false));
       }
     }
-    return root.toString();
+    return JwkJson.write(root);
   }
 
   /**
@@ -210,7 +210,7 @@ public final class KeySet implements KeySource {
     for (TokenKey k : keys) {
       arr.add(k.toJwkNode(true));
     }
-    return root.toString();
+    return JwkJson.write(root);
   }
 
   /** The keys' kids, algorithms and lifecycles; never key material. */

@@ -149,15 +149,21 @@ public final class TokenCodec {
           + " is not before the token's expiry " + java.time.Instant.ofEpochSecond(exp)
           + ": such a token would never be valid; move notBefore earlier or the time-to-live later");
     }
-    ByteSink payload = writePayload(claims, now, exp);
-    byte[] token = algorithm.isEncrypting()
-        ? encrypt(key, payload.array(), payload.size())
-        : sign(key, payload.array(), payload.size());
-    return new String(token, StandardCharsets.ISO_8859_1);
+    ByteSink payload = ByteSink.take();
+    Scratch scratch = Scratch.take();
+    try {
+      writePayload(payload, claims, now, exp);
+      byte[] token = algorithm.isEncrypting()
+          ? encrypt(key, payload.array(), payload.size(), scratch)
+          : sign(key, payload.array(), payload.size(), scratch);
+      return new String(token, StandardCharsets.ISO_8859_1);
+    } finally {
+      scratch.release();
+      payload.release();
+    }
   }
 
-  private ByteSink writePayload(Claims claims, long now, long exp) {
-    ByteSink sink = ByteSink.reset();
+  private void writePayload(ByteSink sink, Claims claims, long now, long exp) {
     try (JsonGenerator g = Json.STRICT.createGenerator(sink)) {
       g.writeStartObject();
       g.writeStringField("iss", issuer);
@@ -196,7 +202,6 @@ public final class TokenCodec {
     } catch (IOException e) {
       throw new IllegalStateException("writing a payload to memory failed", e);
     }
-    return sink;
   }
 
   /** 128 random bits, base64url: a new session id. */
@@ -206,7 +211,7 @@ public final class TokenCodec {
     return Base64Url.encode(b);
   }
 
-  private byte[] sign(TokenKey key, byte[] payload, int len) {
+  private byte[] sign(TokenKey key, byte[] payload, int len, Scratch scratch) {
     byte[] header = key.header(false);
     KeyEngine engine = key.engine();
     int total = header.length + 1 + Base64Url.encodedLength(len) + 1
@@ -217,14 +222,14 @@ public final class TokenCodec {
     int o = header.length;
     out[o++] = DOT;
     o += Base64Url.encode(payload, 0, len, out, o);
-    byte[] sig = Scratch.get().mac;
+    byte[] sig = scratch.mac;
     int sigLen = engine.sign(out, o, sig);
     out[o++] = DOT;
     Base64Url.encode(sig, 0, sigLen, out, o);
     return out;
   }
 
-  private byte[] encrypt(TokenKey key, byte[] payload, int len) {
+  private byte[] encrypt(TokenKey key, byte[] payload, int len, Scratch scratch) {
     byte[] plain = payload;
     int plainLen = len;
     if (compress) {
@@ -236,7 +241,6 @@ public final class TokenCodec {
     int total = header.length + 2 + Base64Url.encodedLength(AesGcmEngine.IV_BYTES) + 1
         + Base64Url.encodedLength(plainLen) + 1 + Base64Url.encodedLength(AesGcmEngine.TAG_BYTES);
     checkLength(total);
-    Scratch scratch = Scratch.get();
     byte[] ct = new byte[ctLen];
     byte[] iv = scratch.iv;
     ((AesGcmEngine) key.engine()).encrypt(header, header.length, plain, plainLen, RANDOM, iv, ct);
@@ -373,12 +377,21 @@ public final class TokenCodec {
       throw new TokenException(Reason.ALGORITHM_MISMATCH,
           "this codec does not accept " + key.algorithm().joseName() + " tokens");
     }
-    boolean jwe = d3 >= 0;
-    if (jwe != key.algorithm().isEncrypting()) {
+    if ((d3 >= 0) != key.algorithm().isEncrypting()) {
       throw new TokenException(Reason.MALFORMED,
           "the token's segment count does not fit its algorithm " + key.algorithm().joseName());
     }
-    Scratch scratch = Scratch.get();
+    Scratch scratch = Scratch.take();
+    try {
+      return verifyPayload(b, n, d1, d2, d3, d4, set, key, zip, now, scratch);
+    } finally {
+      scratch.release();
+    }
+  }
+
+  private SessionToken verifyPayload(byte[] b, int n, int d1, int d2, int d3, int d4, KeySet set,
+      TokenKey key, boolean zip, long now, Scratch scratch) {
+    boolean jwe = d3 >= 0;
     byte[] payload;
     int payloadLen;
     if (!jwe) {
@@ -403,8 +416,9 @@ public final class TokenCodec {
         throw new TokenException(Reason.MALFORMED, "the payload is not canonical base64url");
       }
     } else {
-      payload = decrypt(b, n, d1, d2, d3, d4, key, scratch);
-      payloadLen = scratch.lastLength;
+      int ctLen = jweCiphertextLength(b, n, d1, d2, d3, d4, scratch);
+      payload = scratch.payload(ctLen);
+      payloadLen = decrypt(b, n, d1, d3, d4, ctLen, key, scratch, payload);
       if (zip) {
         byte[] inflated = scratch.inflated(4 * maxTokenLength);
         int k = Deflate.inflate(payload, payloadLen, inflated, 4 * maxTokenLength);
@@ -439,7 +453,8 @@ public final class TokenCodec {
     return true;
   }
 
-  private byte[] decrypt(byte[] b, int n, int d1, int d2, int d3, int d4, TokenKey key, Scratch scratch) {
+  /** Checks a dir JWE's framing, decodes its IV into the scratch, and returns its ciphertext length. */
+  private static int jweCiphertextLength(byte[] b, int n, int d1, int d2, int d3, int d4, Scratch scratch) {
     if (d2 != d1 + 1) {
       throw new TokenException(Reason.MALFORMED, "a dir JWE must have an empty encrypted-key segment");
     }
@@ -451,19 +466,23 @@ public final class TokenCodec {
     if (ctLen < 0 || Base64Url.decodedLength(n - d4 - 1) != AesGcmEngine.TAG_BYTES) {
       throw new TokenException(Reason.MALFORMED, "the JWE tag must be 128 bits");
     }
+    return ctLen;
+  }
+
+  /** Decrypts into {@code plain} (room for {@code ctLen} bytes) and returns the plaintext length. */
+  private static int decrypt(byte[] b, int n, int d1, int d3, int d4, int ctLen, TokenKey key,
+      Scratch scratch, byte[] plain) {
     byte[] work = scratch.work(ctLen + AesGcmEngine.TAG_BYTES);
     if (Base64Url.decode(b, d3 + 1, d4, work, 0) != ctLen
         || Base64Url.decode(b, d4 + 1, n, work, ctLen) != AesGcmEngine.TAG_BYTES) {
       throw new TokenException(Reason.MALFORMED, "the JWE ciphertext or tag is not canonical base64url");
     }
-    byte[] plain = scratch.payload(ctLen);
     int k = ((AesGcmEngine) key.engine())
         .decrypt(b, d1, scratch.iv, work, ctLen + AesGcmEngine.TAG_BYTES, plain);
     if (k < 0) {
       throw new TokenException(Reason.DECRYPTION_FAILED, "the token does not decrypt under its key");
     }
-    scratch.lastLength = k;
-    return plain;
+    return k;
   }
 
   private TokenKey resolve(HeaderParser.Header h, KeySet set) {
@@ -743,7 +762,7 @@ public final class TokenCodec {
             "compress applies to encrypted tokens only (DIR_A256GCM), not " + algorithm);
       }
       if (mapper == null) {
-        mapper = JsonMapper.builder().build();
+        mapper = JsonMapper.builder(Json.plainFactory()).build();
       }
       return new TokenCodec(this);
     }

@@ -332,7 +332,7 @@ public final class TokenKey {
     if (algorithm.isSymmetric()) {
       throw new IllegalStateException("key '" + kid + "' is symmetric and has no public JWK");
     }
-    return toJwkNode(false).toString();
+    return JwkJson.write(toJwkNode(false));
   }
 
   /**
@@ -340,7 +340,7 @@ public final class TokenKey {
    * where secrets belong (an owner-only or encrypted file, a secret store).
    */
   public String toJwkWithSecrets() {
-    return toJwkNode(true).toString();
+    return JwkJson.write(toJwkNode(true));
   }
 
   ObjectNode toJwkNode(boolean withSecrets) {
