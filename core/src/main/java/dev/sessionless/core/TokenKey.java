@@ -11,6 +11,7 @@ import dev.sessionless.core.internal.HmacEngine;
 import dev.sessionless.core.internal.Json;
 import dev.sessionless.core.internal.JwkJson;
 import dev.sessionless.core.internal.KeyEngine;
+import dev.sessionless.core.internal.KeyIds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -386,18 +387,9 @@ public final class TokenKey {
     return Base64Url.encode(json).getBytes(StandardCharsets.US_ASCII);
   }
 
+  /** The kid rule, in one place for the whole library ({@link KeyIds}). */
   static void checkKid(String kid) {
-    Objects.requireNonNull(kid, "kid");
-    if (kid.isEmpty() || kid.length() > 128) {
-      throw new IllegalArgumentException("a kid must be 1 to 128 characters long");
-    }
-    for (int i = 0; i < kid.length(); i++) {
-      char c = kid.charAt(i);
-      if (c < 0x21 || c > 0x7e || c == '"' || c == '\\') {
-        throw new IllegalArgumentException(
-            "a kid may hold printable ASCII only, without '\"' or '\\' (position " + i + ")");
-      }
-    }
+    KeyIds.check(kid);
   }
 
   private static Optional<Instant> instant(long s) {
