@@ -1,5 +1,6 @@
 package dev.sessionless.core;
 
+import dev.sessionless.core.internal.ClaimRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -36,7 +37,7 @@ public final class Claims {
   }
 
   /** The latest NumericDate a decoder accepts: 9999-12-31T23:59:59Z. */
-  static final long MAX_EPOCH_SECOND = 253_402_300_799L;
+  static final long MAX_EPOCH_SECOND = ClaimRules.MAX_NUMERIC_DATE;
 
   /** The one rule for a token lifetime, for the codec's and for one token's. */
   static Duration checkTimeToLive(Duration ttl, String option) {

@@ -1,10 +1,6 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.internal.HeaderIndex;
-import dev.sessionless.core.internal.JwkJson;
 import dev.sessionless.core.internal.Sha256;
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -176,28 +172,12 @@ public final class KeySet implements KeySource {
    *     or two keys share a kid
    */
   public static KeySet fromJwks(String json) {
-    Objects.requireNonNull(json, "json");
-    JsonNode root = JwkJson.readTree(json, "JWKS");
-    if (root == null || !root.isObject() || !root.path("keys").isArray()) {
-      throw new IllegalArgumentException("a JWKS must be a JSON object with a \"keys\" array");
-    }
-    List<TokenKey> keys = new ArrayList<>();
-    for (JsonNode n : root.get("keys")) {
-      keys.add(TokenKey.fromJwk(n));
-    }
-    return new KeySet(keys);
+    return new KeySet(Jwk.readSet(json));
   }
 
   /** The public JWKS: the public part of every ES256 and EdDSA key; symmetric keys are left out. */
   public String toPublicJwks() {
-    ObjectNode root = JwkJson.MAPPER.createObjectNode();
-    ArrayNode arr = root.putArray("keys");
-    for (TokenKey k : keys) {
-      if (!k.algorithm().isSymmetric()) {
-        arr.add(k.toJwkNode(false));
-      }
-    }
-    return root.toString();
+    return Jwk.writeSet(keys, false);
   }
 
   /**
@@ -205,12 +185,7 @@ public final class KeySet implements KeySource {
    * belong.
    */
   public String toJwksWithSecrets() {
-    ObjectNode root = JwkJson.MAPPER.createObjectNode();
-    ArrayNode arr = root.putArray("keys");
-    for (TokenKey k : keys) {
-      arr.add(k.toJwkNode(true));
-    }
-    return root.toString();
+    return Jwk.writeSet(keys, true);
   }
 
   /** The keys' kids, algorithms and lifecycles; never key material. */
