@@ -5,7 +5,6 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.keyring.Keyring;
-import dev.sessionless.servlet.internal.InitParams;
 import dev.sessionless.servlet.internal.RequestSession;
 import dev.sessionless.servlet.internal.SessionRequest;
 import dev.sessionless.servlet.internal.SessionResponse;

@@ -204,7 +204,7 @@ public final class RequestSession {
     request.setAttribute(rejectionAttribute, reason);
   }
 
-  TokenException.Reason rejection() {
+  synchronized TokenException.Reason rejection() {
     load();
     return rejection;
   }
@@ -249,7 +249,7 @@ public final class RequestSession {
     }
   }
 
-  String requestedId() {
+  synchronized String requestedId() {
     load();
     if (token != null) {
       return token.id();
@@ -257,12 +257,12 @@ public final class RequestSession {
     return rejection != null ? REJECTED_ID : null;
   }
 
-  boolean requestedIdValid() {
+  synchronized boolean requestedIdValid() {
     load();
     return token != null && session != null && session.valid && session.id.equals(token.id());
   }
 
-  boolean requestedFromCookie() {
+  synchronized boolean requestedFromCookie() {
     return settings.carrier.isCookie() && requestedId() != null;
   }
 
@@ -369,7 +369,7 @@ public final class RequestSession {
   }
 
   /** The reason the incoming token was rejected, if it was (and it was looked at). */
-  public Optional<TokenException.Reason> rejectionIfLoaded() {
+  public synchronized Optional<TokenException.Reason> rejectionIfLoaded() {
     return Optional.ofNullable(loaded ? rejection : null);
   }
 }

@@ -15,8 +15,10 @@ import java.util.Map;
 
 /**
  * An {@link HttpSession} backed by a token: attribute values are read from the token on first
- * use and written back as JSON. Lives for one request (and its dispatches); not thread-safe
- * beyond what the Servlet spec asks of one request.
+ * use and written back as JSON. Lives for one request (and its dispatches). Thread-safe (Servlet
+ * 6.0, 7.7.1): every method holds the lock of its {@link RequestSession}, the same lock the
+ * token is written under, so an async application may use it from several threads; binding
+ * listeners are called holding it.
  */
 final class TokenHttpSession implements HttpSession {
   /** One attribute: its recorded type, and its value once read or set. */
@@ -77,19 +79,25 @@ final class TokenHttpSession implements HttpSession {
 
   @Override
   public long getCreationTime() {
-    checkValid("getCreationTime");
-    return created;
+    synchronized (owner) {
+      checkValid("getCreationTime");
+      return created;
+    }
   }
 
   @Override
   public String getId() {
-    return id;
+    synchronized (owner) {
+      return id;
+    }
   }
 
   @Override
   public long getLastAccessedTime() {
-    checkValid("getLastAccessedTime");
-    return lastAccessed;
+    synchronized (owner) {
+      checkValid("getLastAccessedTime");
+      return lastAccessed;
+    }
   }
 
   @Override
@@ -99,25 +107,31 @@ final class TokenHttpSession implements HttpSession {
 
   @Override
   public void setMaxInactiveInterval(int interval) {
-    if (interval != maxInactive) {
-      maxInactive = interval;
-      dirty = true;
+    synchronized (owner) {
+      if (interval != maxInactive) {
+        maxInactive = interval;
+        dirty = true;
+      }
     }
   }
 
   @Override
   public int getMaxInactiveInterval() {
-    return maxInactive;
+    synchronized (owner) {
+      return maxInactive;
+    }
   }
 
   @Override
   public Object getAttribute(String name) {
-    checkValid("getAttribute");
-    Entry e = entries.get(name);
-    if (e == null) {
-      return null;
+    synchronized (owner) {
+      checkValid("getAttribute");
+      Entry e = entries.get(name);
+      if (e == null) {
+        return null;
+      }
+      return load(name, e);
     }
-    return load(name, e);
   }
 
   private Object load(String name, Entry e) {
@@ -157,42 +171,46 @@ final class TokenHttpSession implements HttpSession {
 
   @Override
   public Enumeration<String> getAttributeNames() {
-    checkValid("getAttributeNames");
-    // Only names whose values still read back: a dropped attribute is never listed.
-    for (Map.Entry<String, Entry> e : new ArrayList<>(entries.entrySet())) {
-      load(e.getKey(), e.getValue());
+    synchronized (owner) {
+      checkValid("getAttributeNames");
+      // Only names whose values still read back: a dropped attribute is never listed.
+      for (Map.Entry<String, Entry> e : new ArrayList<>(entries.entrySet())) {
+        load(e.getKey(), e.getValue());
+      }
+      return Collections.enumeration(new ArrayList<>(entries.keySet()));
     }
-    return Collections.enumeration(new ArrayList<>(entries.keySet()));
   }
 
   @Override
   public void setAttribute(String name, Object value) {
-    checkValid("setAttribute");
-    if (name == null) {
-      throw new IllegalArgumentException("attribute name must not be null");
+    synchronized (owner) {
+      checkValid("setAttribute");
+      if (name == null) {
+        throw new IllegalArgumentException("attribute name must not be null");
+      }
+      if (value == null) {
+        removeAttribute(name);
+        return;
+      }
+      if (name.isEmpty() || name.length() > 256 || name.equals(RequestSession.META)) {
+        throw new IllegalArgumentException("session attribute name '" + name
+            + "' is not allowed: 1 to 256 characters, and not " + RequestSession.META);
+      }
+      String typeName = codec.typeName(name, value);
+      byte[] json = codec.checkedJson(name, value, typeName);
+      Entry e = new Entry(typeName);
+      e.value = value;
+      e.loaded = true;
+      e.baseline = AttributeCodec.isMutable(codec.resolve(typeName)) ? json : null;
+      Entry previous = entries.get(name);
+      boolean same = previous != null && previous.loaded && previous.value == value;
+      if (!same && value instanceof HttpSessionBindingListener) {
+        ((HttpSessionBindingListener) value).valueBound(new HttpSessionBindingEvent(this, name, value));
+      }
+      Entry old = entries.put(name, e);
+      dirty = true;
+      unbound(name, old, value);
     }
-    if (value == null) {
-      removeAttribute(name);
-      return;
-    }
-    if (name.isEmpty() || name.length() > 256 || name.equals(RequestSession.META)) {
-      throw new IllegalArgumentException("session attribute name '" + name
-          + "' is not allowed: 1 to 256 characters, and not " + RequestSession.META);
-    }
-    String typeName = codec.typeName(name, value);
-    byte[] json = codec.checkedJson(name, value, typeName);
-    Entry e = new Entry(typeName);
-    e.value = value;
-    e.loaded = true;
-    e.baseline = AttributeCodec.isMutable(codec.resolve(typeName)) ? json : null;
-    Entry previous = entries.get(name);
-    boolean same = previous != null && previous.loaded && previous.value == value;
-    if (!same && value instanceof HttpSessionBindingListener) {
-      ((HttpSessionBindingListener) value).valueBound(new HttpSessionBindingEvent(this, name, value));
-    }
-    Entry old = entries.put(name, e);
-    dirty = true;
-    unbound(name, old, value);
   }
 
   private void unbound(String name, Entry old, Object replacement) {
@@ -210,30 +228,36 @@ final class TokenHttpSession implements HttpSession {
 
   @Override
   public void removeAttribute(String name) {
-    checkValid("removeAttribute");
-    Entry old = entries.remove(name);
-    if (old != null) {
-      dirty = true;
-      unbound(name, old, null);
+    synchronized (owner) {
+      checkValid("removeAttribute");
+      Entry old = entries.remove(name);
+      if (old != null) {
+        dirty = true;
+        unbound(name, old, null);
+      }
     }
   }
 
   @Override
   public void invalidate() {
-    checkValid("invalidate");
-    List<String> names = new ArrayList<>(entries.keySet());
-    valid = false;
-    for (String n : names) {
-      unbound(n, entries.get(n), null);
+    synchronized (owner) {
+      checkValid("invalidate");
+      List<String> names = new ArrayList<>(entries.keySet());
+      valid = false;
+      for (String n : names) {
+        unbound(n, entries.get(n), null);
+      }
+      entries.clear();
+      owner.invalidated(this);
     }
-    entries.clear();
-    owner.invalidated(this);
   }
 
   @Override
   public boolean isNew() {
-    checkValid("isNew");
-    return isNew;
+    synchronized (owner) {
+      checkValid("isNew");
+      return isNew;
+    }
   }
 
   /** Whether a value read or set earlier now writes different JSON (changed in place). */
