@@ -127,6 +127,7 @@ class SpringSecurityFormLoginTest {
       HttpResponse<String> r = browser.get(a.uri("/private"), "Authorization", basic);
       assertEquals(200, r.statusCode(), r.body());
       assertEquals("hello alice", r.body());
+      assertTrue(browser.cookie("SESSIONLESS").isEmpty(), "HTTP Basic makes no session, as in Spring's default");
       r = browser.get(a.uri("/private"), "Authorization",
           "Basic " + java.util.Base64.getEncoder().encodeToString("alice:wrong".getBytes()));
       assertEquals(401, r.statusCode());
