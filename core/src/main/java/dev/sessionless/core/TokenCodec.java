@@ -35,8 +35,11 @@ import java.util.Set;
  *
  * <p><b>Verification cache.</b> Unless switched off, tokens that verified are remembered (by
  * their whole text) so the same token is not verified again: a bounded cache, whose hits are
- * re-checked against {@code exp} and the current key set, and which empties when the key set
- * changes.
+ * re-checked against the clock ({@code exp}, {@code nbf}, {@code iat}) and the key's expiry,
+ * and which empties when the keys change (an equal key set returned as a new object keeps it;
+ * see {@link KeySource}). A token with other bytes, such as the second valid spelling (r, n - s)
+ * of an ES256 signature, is its own entry and is verified on its own: the cache never treats a
+ * signature as identity, and neither does anything else ({@code jti} is the session's identity).
  *
  * <p>Thread-safe; build one per configuration and share it. Spec: RFC 7515 (JWS), RFC 7516
  * (JWE), RFC 7519 (JWT).

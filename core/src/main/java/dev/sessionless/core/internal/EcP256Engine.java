@@ -18,6 +18,11 @@ import org.bouncycastle.math.ec.FixedPointCombMultiplier;
  * special-form P-256 arithmetic, which verifies several times faster than the JDK provider.
  * Signatures are the fixed 64-byte {@code r || s} form of RFC 7518 section 3.4; DER is refused.
  * Signing is deterministic (RFC 6979).
+ *
+ * <p><b>Malleability.</b> Verification accepts both s and n - s (JOSE peers emit either; RFC 7518
+ * does not ask for low-S), with r and s in [1, n - 1]. That is safe only because no part of the
+ * library treats a signature as identity: the verification cache compares whole token texts,
+ * and a session's identity is its {@code jti}. Keep it that way.
  */
 public final class EcP256Engine extends KeyEngine {
   private static final X9ECParameters CURVE = CustomNamedCurves.getByName("secp256r1");
