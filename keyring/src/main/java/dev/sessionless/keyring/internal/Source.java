@@ -132,7 +132,8 @@ public abstract class Source {
     if (drop) {
       log.log(Level.ERROR, "{0}: no good keys since {1}, past the stale bound; its keys are DROPPED and "
           + "tokens under them are now rejected ({2})", describe(), s.lastSuccess, message);
-    } else if (reason == KeyringException.Reason.INTERNAL) {
+    } else if (reason == KeyringException.Reason.INTERNAL && (inARow == 1 || !message.equals(s.lastFailure))) {
+      // Not the content's fault: an error, once per run like the warnings below.
       log.log(Level.ERROR, "{0}: check failed inside the keyring ({1}), {2}{3}", describe(), message,
           s.lastSuccess == null ? "no keys from it yet" : "keeping its last good keys",
           rechecks() ? "; next attempt in " + next : "");
