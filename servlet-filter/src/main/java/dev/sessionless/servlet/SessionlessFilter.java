@@ -5,9 +5,7 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.keyring.Keyring;
-import dev.sessionless.servlet.internal.RequestSession;
-import dev.sessionless.servlet.internal.SessionRequest;
-import dev.sessionless.servlet.internal.SessionResponse;
+import dev.sessionless.servlet.internal.FilterRun;
 import dev.sessionless.servlet.internal.Settings;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -47,13 +45,24 @@ import java.util.Set;
  * commits. Attributes are stored as JSON with their class name; only JDK value types and the
  * classes given to {@link Builder#attributeTypes} are accepted, and a class name read from a
  * token never loads a class. A bad, expired or foreign token starts a fresh session; its reason
- * is the request attribute {@link #REJECTION_ATTRIBUTE}. Container {@code HttpSessionListener}s,
+ * is the request attribute {@link #REJECTION_ATTRIBUTE}. A stored attribute that no longer reads
+ * back as its class is dropped or starts a fresh session ({@link Builder#onBadAttribute}), never
+ * a 500. A failure on this side (a key source that throws, a {@link TokenException} whose reason
+ * is no rejection) is a server error: the first use of the session throws, and the client's
+ * token is kept. Container {@code HttpSessionListener}s,
  * {@code HttpSessionAttributeListener}s and {@code HttpSessionIdListener}s are not fired;
- * {@code HttpSessionBindingListener} values are told when bound and unbound.
+ * {@code HttpSessionBindingListener} values are told when bound and unbound. The session is
+ * safe to use from several threads.
  *
- * <p><b>Security.</b> The token is never logged. Cookies are {@code HttpOnly}, {@code
- * SameSite=Lax} and {@code Secure} on secure requests. Parallel requests of one session each
- * write their own token: the last response the client stores wins.
+ * <p><b>Security.</b> The token and attribute values are never logged. Cookies are {@code
+ * HttpOnly}, {@code SameSite=Lax} and {@code Secure} except on plain http to a loopback host (see
+ * {@link Builder#cookieSecure}). A mapper or attribute type that would let JSON choose a class is
+ * refused at build. Parallel requests of one session each write their own token: the last
+ * response the client stores wins.
+ *
+ * <p><b>Logging</b>, on the {@code System.Logger} {@code dev.sessionless.servlet.SessionlessFilter}:
+ * rejections at DEBUG per request and as a WARNING summary per reason once a minute; failures on
+ * this side at ERROR once per cause, then counted.
  *
  * <p>Thread-safe once initialised. Spec: Jakarta Servlet 6.0, RFC 6265 (cookies).
  */
@@ -86,13 +95,18 @@ public final class SessionlessFilter implements Filter {
 
   /**
    * Reads the init parameters unless the filter was built with {@link #builder()} (then they are
-   * ignored). Parameters: {@code keys.file} (a JWKS file) or {@code keys.env} (an environment
-   * variable holding a JWKS or a base64url secret), {@code algorithm}, {@code issuer}, {@code
-   * audience}, {@code cookie.name}, {@code cookie.path}, {@code cookie.domain}, {@code
-   * cookie.max-age} (seconds), {@code cookie.same-site}, {@code cookie.max-chunks}, {@code
-   * header} (use this header instead of cookies), {@code max-inactive-interval} (seconds),
-   * {@code absolute-lifetime} (seconds), {@code renewal-fraction}, {@code attribute-types}
-   * (comma-separated class names).
+   * ignored). Parameters: {@code keys.file} (a JWKS file, live) or {@code keys.env} (an
+   * environment variable holding a JWKS or a base64url secret), both read through a {@code
+   * Keyring}; for an encrypted file at most one of {@code keys.password-env}, {@code
+   * keys.password-file}, {@code keys.kek-env}, {@code keys.kek-file}; {@code
+   * keys.file.poll-seconds}, {@code algorithm}, {@code issuer}, {@code audience}, {@code
+   * cookie.name}, {@code cookie.path}, {@code cookie.domain}, {@code cookie.max-age} (seconds),
+   * {@code cookie.same-site}, {@code cookie.secure} ({@code true}/{@code false}), {@code
+   * cookie.max-chunks}, {@code header} (use this header instead of cookies), {@code
+   * max-inactive-interval} (seconds), {@code absolute-lifetime} (seconds), {@code
+   * renewal-fraction}, {@code attribute-types} (comma-separated class names), {@code
+   * bad-attribute} ({@code drop} or {@code new-session}). If init fails, the keyring it started is
+   * stopped.
    *
    * @throws ServletException if a parameter is missing or invalid, or the key file cannot be read
    */
@@ -121,7 +135,9 @@ public final class SessionlessFilter implements Filter {
    * Wraps the request and response so that the session is the token's; once per request, so
    * the filter may be mapped twice and for forward, include, error and async dispatches.
    *
-   * @throws TokenException {@code NO_SIGNING_KEY} (a server error) if the token cannot be made
+   * @throws TokenException {@code NO_SIGNING_KEY} (a server error) if the token cannot be made,
+   *     or another reason that is no rejection if the token cannot be read because of a failure
+   *     on this side (also any exception the key source throws)
    */
   @Override
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
@@ -134,45 +150,7 @@ public final class SessionlessFilter implements Filter {
       chain.doFilter(req, res);
       return;
     }
-    HttpServletRequest request = (HttpServletRequest) req;
-    Object existing = request.getAttribute(RequestSession.ATTRIBUTE);
-    RequestSession state;
-    if (existing instanceof RequestSession) {
-      state = (RequestSession) existing;
-      if (state.depth > 0) {
-        chain.doFilter(req, res);
-        return;
-      }
-    } else {
-      state = new RequestSession(s, request, REJECTION_ATTRIBUTE);
-      request.setAttribute(RequestSession.ATTRIBUTE, state);
-    }
-    SessionResponse response = new SessionResponse((HttpServletResponse) res, state);
-    SessionRequest wrapped = new SessionRequest(request, response, state, REJECTION_ATTRIBUTE);
-    response.request(wrapped);
-    state.depth++;
-    Throwable failure = null;
-    try {
-      chain.doFilter(wrapped, response);
-    } catch (IOException | ServletException | RuntimeException | Error e) {
-      failure = e;
-      throw e;
-    } finally {
-      state.depth--;
-      if (state.depth == 0) {
-        s.tick();
-      }
-      if (state.depth == 0 && !wrapped.isAsyncStarted()) {
-        try {
-          response.save();
-        } catch (RuntimeException e) {
-          if (failure == null) {
-            throw e;
-          }
-          failure.addSuppressed(e);
-        }
-      }
-    }
+    FilterRun.run(s, (HttpServletRequest) req, (HttpServletResponse) res, chain, REJECTION_ATTRIBUTE);
   }
 
   /** Stops the keyring this filter made for {@code keys.file}, if any. */

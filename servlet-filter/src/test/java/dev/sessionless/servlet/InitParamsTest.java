@@ -30,7 +30,12 @@ class InitParamsTest {
     all.putAll(params);
     SessionlessFilter.Builder b = SessionlessFilter.builder();
     Keyring k = InitParams.apply(all::get, env::get, b, InitParamsTest.class.getClassLoader());
-    b.build();
+    try {
+      b.build();
+    } catch (RuntimeException e) {
+      k.close();
+      throw e;
+    }
     return k;
   }
 
@@ -170,5 +175,24 @@ class InitParamsTest {
         Map.of("keys.file", dir.resolve("k.jwks").toString(), "keys.file.poll-seconds", "0")::get,
         Map.<String, String>of()::get, SessionlessFilter.builder(), null));
     assertTrue(e.getMessage().contains("keys.file.poll-seconds"), e.getMessage());
+  }
+
+  @Test
+  void badAttributePolicyAndCookieSecureAreReadAndCheckedAsInitParameters() throws Exception {
+    Map<String, String> env = Map.of("K", SECRET);
+    try (Keyring k = applied(Map.of("keys.env", "K", "bad-attribute", "new-session", "cookie.secure", "true"), env)) {
+      assertTrue(k.current().keys().size() == 1);
+    }
+    try (Keyring k = applied(Map.of("keys.env", "K", "bad-attribute", "drop", "cookie.secure", "false"), env)) {
+      assertTrue(k.current().keys().size() == 1);
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> applied(Map.of("keys.env", "K", "bad-attribute", "ignore"), env));
+    assertTrue(e.getMessage().contains("bad-attribute"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> applied(Map.of("keys.env", "K", "cookie.secure", "auto"), env));
+    assertTrue(e.getMessage().contains("cookie.secure"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> applied(Map.of("keys.env", "K", "cookie.name", "__Host-S",
+        "cookie.domain", "shop.example"), env));
+    assertTrue(e.getMessage().contains("__Host-"), e.getMessage());
   }
 }
