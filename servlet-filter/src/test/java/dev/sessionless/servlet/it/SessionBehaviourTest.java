@@ -31,11 +31,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The filter's behaviour inside a real container over real HTTP; one subclass per container.
+ * The filter's behaviour inside a real container over real HTTP, in the container the test run
+ * names ({@link Containers#underTest()}): each module runs it in its own container versions.
  * Paths: {@code /s/*} default filter (cookie SL), and more configurations added by later tests.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class SessionBehaviourTest {
+class SessionBehaviourTest {
   static final String ISSUER = "https://test.example";
   static final String AUDIENCE = "it";
   final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
@@ -43,7 +44,9 @@ abstract class SessionBehaviourTest {
   Container container;
 
   /** Starts the container under test. */
-  abstract Container start(ServletContainerInitializer setup);
+  Container start(ServletContainerInitializer setup) {
+    return Container.underTest(setup);
+  }
 
   @BeforeAll
   void startContainer() throws IOException {
@@ -365,8 +368,7 @@ abstract class SessionBehaviourTest {
         .put("x", Map.of("value", "v")).build()));
     TestClient.Reply r = c.get("/s/read");
     assertEquals(200, r.status);
-    assertTrue(r.get("attr.x").startsWith("ISE:"), r.body);
-    assertTrue(r.get("attr.x").contains(canary), r.body);
+    assertEquals("[]", r.get("names"), "an attribute of a type not allowed is dropped: " + r.body);
     assertFalse(CanaryFlag.LOADED, "the class named in the token was loaded");
   }
 
@@ -587,7 +589,7 @@ abstract class SessionBehaviourTest {
   }
 
   @Test
-  void storedValueThatNoLongerFitsItsClassIsAnIllegalStateNamingTheAttribute() {
+  void storedValueThatNoLongerFitsItsClassIsDroppedNotThrown() {
     TestClient c = client();
     TokenCodec same = TokenCodec.builder().keys(keys)
         .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofMinutes(30)).clock(clock).build();
@@ -596,6 +598,6 @@ abstract class SessionBehaviourTest {
         .put("cart", List.of("not", "a", "cart")).build()));
     TestClient.Reply r = c.get("/s/read");
     assertEquals(200, r.status);
-    assertTrue(r.get("attr.cart").startsWith("ISE:session attribute 'cart'"), r.body);
+    assertEquals("[]", r.get("names"), "dropped, not thrown: " + r.body);
   }
 }

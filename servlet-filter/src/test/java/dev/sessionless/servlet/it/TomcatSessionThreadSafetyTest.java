@@ -2,8 +2,8 @@ package dev.sessionless.servlet.it;
 
 import jakarta.servlet.ServletContainerInitializer;
 
-/** The behaviour suite in embedded Tomcat 10.1. */
-class TomcatSessionBehaviourTest extends SessionBehaviourTest {
+/** One session used from two threads, in embedded Tomcat. */
+class TomcatSessionThreadSafetyTest extends SessionThreadSafetyTest {
   @Override
   Container start(ServletContainerInitializer setup) {
     return Container.tomcat(setup);

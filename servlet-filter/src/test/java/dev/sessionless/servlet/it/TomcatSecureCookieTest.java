@@ -2,10 +2,10 @@ package dev.sessionless.servlet.it;
 
 import jakarta.servlet.ServletContainerInitializer;
 
-/** The behaviour suite in embedded Jetty 12 (ee10). */
-class JettySessionBehaviourTest extends SessionBehaviourTest {
+/** When cookies are Secure, in embedded Tomcat. */
+class TomcatSecureCookieTest extends SecureCookieTest {
   @Override
   Container start(ServletContainerInitializer setup) {
-    return Container.jetty(setup);
+    return Container.tomcat(setup);
   }
 }
