@@ -80,6 +80,12 @@ class SpringSecurityFormLoginTest {
       r = browser.postForm(a.uri("/login"), Map.of("username", "alice", "password", "wrong", "_csrf", m.group(1)));
       assertEquals(302, r.statusCode());
       assertTrue(r.headers().firstValue("Location").orElseThrow().endsWith("/login?error"), "a wrong password is refused");
+      String failure = codec.decode(browser.cookie("SESSIONLESS").orElseThrow()).stateJson();
+      assertTrue(failure.contains("\"kind\":\"bad-credentials\""), "the failure is kept as values: " + failure);
+      r = browser.get(b.uri("/login?error"));
+      assertTrue(r.body().contains("Invalid credentials"), r.body());
+      m = CSRF_INPUT.matcher(r.body());
+      assertTrue(m.find());
 
       r = browser.postForm(b.uri("/login"), Map.of("username", "alice", "password", "secret", "_csrf", m.group(1)));
       assertEquals(302, r.statusCode(), r.body());

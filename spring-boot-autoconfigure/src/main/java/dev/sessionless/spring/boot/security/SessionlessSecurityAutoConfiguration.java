@@ -23,6 +23,7 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.context.DelegatingSecurityContextRepository;
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.security.web.csrf.CsrfTokenRepository;
 import org.springframework.security.web.savedrequest.RequestCache;
 import org.springframework.security.web.session.ConcurrentSessionFilter;
@@ -38,8 +39,9 @@ import org.springframework.security.web.session.ConcurrentSessionFilter;
  * chain and the application's own {@code SecurityFilterChain} beans — through a {@code
  * Customizer<HttpSecurity>} bean, which Spring Security applies to every {@code HttpSecurity}
  * before the application configures it; so an application that sets its own repository in its
- * chain still wins. Each repository bean backs off when the application defines one of the same
- * type.
+ * chain still wins. Each repository bean backs off when the application defines a bean of its
+ * Spring Security type ({@code SecurityContextRepository}, {@code CsrfTokenRepository}, {@code
+ * RequestCache}), and then the application's bean is the one applied.
  *
  * <p>A chain whose session state cannot be represented as values fails the startup, naming the
  * filter: OAuth2/OIDC login and SAML login (they keep authorization requests in the session)
@@ -65,7 +67,7 @@ public class SessionlessSecurityAutoConfiguration {
 
   /** The security context as values in the token session. */
   @Bean
-  @ConditionalOnMissingBean
+  @ConditionalOnMissingBean(SecurityContextRepository.class)
   public SessionlessSecurityContextRepository sessionlessSecurityContextRepository() {
     return new SessionlessSecurityContextRepository();
   }
@@ -90,7 +92,7 @@ public class SessionlessSecurityAutoConfiguration {
    */
   @Bean
   public Customizer<HttpSecurity> sessionlessHttpSecurityCustomizer(
-      SessionlessSecurityContextRepository contexts, CsrfTokenRepository csrf, RequestCache cache) {
+      SecurityContextRepository contexts, CsrfTokenRepository csrf, RequestCache cache) {
     return http -> {
       try {
         http.securityContext(c -> c.securityContextRepository(
