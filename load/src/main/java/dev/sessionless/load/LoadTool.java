@@ -104,6 +104,10 @@ public final class LoadTool {
         md.append("## ").append(system).append("\n\n");
         try (Cluster cluster = Cluster.start(system.equals("sessionless") ? Cluster.Kind.SESSIONLESS : Cluster.Kind.HTTP_SESSION, NODES)) {
           ShopWorkload.Routing routing = system.equals("session-sticky") ? ShopWorkload.Routing.STICKY : ShopWorkload.Routing.ROUND_ROBIN;
+          // Untimed: JIT-compile this system's own paths (crypto, JSON, session store) first, so
+          // the system measured first is not the one that paid for a cold JVM.
+          injector.runClosed(system + " warm-up", new ShopWorkload(cluster.nodes(), routing),
+              new ClosedPhase(4, Duration.ZERO, options.systemWarmup));
           for (String profile : options.profiles) {
             ShopWorkload shop = new ShopWorkload(cluster.nodes(), routing);
             List<PhaseResult> steps = switch (profile) {

@@ -22,7 +22,7 @@ class LoadToolSmokeTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     int code = LoadTool.run(new String[] {"peak,stress", "--systems=sessionless,session-nonsticky",
-        "--max-users=4", "--step=700ms", "--warmup=200ms", "--start-rate=50", "--max-steps=2",
+        "--max-users=4", "--step=700ms", "--system-warmup=300ms", "--warmup=200ms", "--start-rate=50", "--max-steps=2",
         "--out=" + dir}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8));
     assertEquals(0, code, progress.toString(StandardCharsets.UTF_8));
     List<Path> files;

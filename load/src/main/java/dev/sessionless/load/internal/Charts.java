@@ -31,7 +31,7 @@ public final class Charts {
    * @param file where to write the PNG (".png" is added by XChart when missing)
    */
   public static void usl(String title, Map<String, UslFit> fits, Path file) {
-    XYChart chart = new XYChartBuilder().width(900).height(560).title(title)
+    XYChart chart = new XYChartBuilder().width(900).height(640).title(title)
         .xAxisTitle("concurrent users (N)").yAxisTitle("throughput (requests/s)").build();
     style(chart);
     int c = 0;
@@ -75,7 +75,7 @@ public final class Charts {
    * @param file where to write the PNG
    */
   public static void latency(String title, Map<String, double[][]> series, Path file) {
-    XYChart chart = new XYChartBuilder().width(900).height(560).title(title)
+    XYChart chart = new XYChartBuilder().width(900).height(640).title(title)
         .xAxisTitle("arrival rate (requests/s)").yAxisTitle("p99 latency (ms, from intended send time)").build();
     style(chart);
     int c = 0;
@@ -89,7 +89,7 @@ public final class Charts {
   }
 
   private static void style(XYChart chart) {
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
     chart.getStyler().setChartBackgroundColor(Color.WHITE);
     chart.getStyler().setPlotBackgroundColor(Color.WHITE);
     chart.getStyler().setPlotGridLinesColor(new Color(0xdddddd));

@@ -22,6 +22,7 @@ public final class Options {
   public final Duration step;
   public final Duration warmup;
   public final Duration think;
+  public final Duration systemWarmup;
   public final double startRate;
   public final double rateFactor;
   public final int maxSteps;
@@ -43,6 +44,7 @@ public final class Options {
     this.step = duration(o, "step", "5s");
     this.warmup = duration(o, "warmup", "1s");
     this.think = duration(o, "think", "0ms");
+    this.systemWarmup = duration(o, "system-warmup", "10s");
     this.startRate = number(o, "start-rate", 200);
     this.rateFactor = number(o, "rate-factor", 1.5);
     this.maxSteps = integer(o, "max-steps", 8);
@@ -52,7 +54,7 @@ public final class Options {
     this.targetRate = number(o, "target-rate", 1500);
     this.out = Path.of(o.getOrDefault("out", "benchmarks/results"));
     if (maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
-        || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0) {
+        || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0 || systemWarmup.isZero()) {
       throw bad("out of range: max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
     }
   }
@@ -85,7 +87,7 @@ public final class Options {
     Options options = new Options(o, List.copyOf(profiles));
     for (String k : o.keySet()) {
       if (!List.of("systems", "max-users", "step", "warmup", "think", "start-rate", "rate-factor", "max-steps",
-          "rate", "duration", "p99-limit", "target-rate", "out").contains(k)) {
+          "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup").contains(k)) {
         throw bad("unknown option --" + k);
       }
     }
@@ -99,7 +101,8 @@ public final class Options {
         "  profiles: peak (closed ramp 1, 2, 4 ... max-users; USL fit), stress (open rate ramp until p99 > limit,",
         "            errors or a saturated injector), soak (steady open rate for --duration), flood (max-users at once)",
         "  --systems=" + String.join(",", SYSTEMS) + "   (default all)",
-        "  --max-users=64 --step=5s --warmup=1s --think=0ms       closed steps",
+        "  --system-warmup=10s                                     untimed warm-up of each system before its profiles",
+        "  --max-users=64 --step=5s --warmup=1s --think=0ms       steps (warmup: the discarded start of each step)",
         "  --start-rate=200 --rate-factor=1.5 --max-steps=8        stress",
         "  --rate=300 --duration=60s                               soak",
         "  --p99-limit=200 --target-rate=1500                      capacity plan (peak and stress together)",
