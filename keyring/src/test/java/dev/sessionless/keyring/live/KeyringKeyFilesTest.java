@@ -17,6 +17,7 @@ import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.PemKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +38,16 @@ class KeyringKeyFilesTest {
     return k;
   }
 
+  /**
+   * Replaces a polled file the way deployments (and the keyring CLI) do: a temporary file moved
+   * over it. A plain write truncates first, so a 20 ms poller may read a half-written file and
+   * record MALFORMED before the content this test is about arrives.
+   */
+  static void replace(Path file, String content) throws Exception {
+    Path tmp = Files.writeString(file.resolveSibling(file.getFileName() + ".tmp"), content);
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
   static Path pem(String name) throws Exception {
     return Path.of(KeyringKeyFilesTest.class.getResource("/pem/" + name).toURI());
   }
@@ -50,12 +61,12 @@ class KeyringKeyFilesTest {
       assertEquals(List.of("k1"), keyring.status().keyIds());
       KeySet before = keyring.current();
       // Encrypted under another key: does not decrypt, so it never replaces the good keys.
-      Files.writeString(file, EncryptedJwks.encrypt(KeySet.of(TokenKey.generate("evil", Algorithm.HS256)), kek()));
+      replace(file, EncryptedJwks.encrypt(KeySet.of(TokenKey.generate("evil", Algorithm.HS256)), kek()));
       Await.until(() -> keyring.status().sources().get(0).failures() >= 1, () -> "the foreign file refused");
       assertSame(before, keyring.current());
       assertEquals(Optional.of(KeyringException.Reason.DECRYPTION_FAILED),
           keyring.status().sources().get(0).lastFailureReason());
-      Files.writeString(file, EncryptedJwks.encrypt(
+      replace(file, EncryptedJwks.encrypt(
           KeySet.of(TokenKey.generate("k1", Algorithm.HS256), TokenKey.generate("k2", Algorithm.HS256)), kek));
       Await.until(() -> keyring.status().keyIds().contains("k2"), () -> "the re-encrypted file reloaded");
     }
@@ -72,7 +83,7 @@ class KeyringKeyFilesTest {
     assertTrue(atStart.getMessage().contains("not encrypted"), atStart.getMessage());
     Files.writeString(file, EncryptedJwks.encrypt(KeySet.of(TokenKey.generate("k1", Algorithm.HS256)), kek));
     try (Keyring keyring = Keyring.builder().encryptedJwksFile(file, kek).filePollInterval(POLL).build()) {
-      Files.writeString(file, KeySet.of(TokenKey.generate("forged", Algorithm.HS256)).toJwksWithSecrets());
+      replace(file, KeySet.of(TokenKey.generate("forged", Algorithm.HS256)).toJwksWithSecrets());
       Await.until(() -> keyring.status().sources().get(0).failures() >= 1, () -> "the plain file refused");
       assertEquals(List.of("k1"), keyring.status().keyIds());
     }
