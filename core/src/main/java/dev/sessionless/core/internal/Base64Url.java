@@ -136,4 +136,27 @@ public final class Base64Url {
     byte[] out = new byte[n];
     return decode(in, 0, in.length, out, 0) == n ? out : null;
   }
+
+  /**
+   * Decodes a base64url secret typed or pasted by a person: canonical base64url, optionally with
+   * the {@code =} padding that common tools ({@code basenc --base64url}, Python's {@code
+   * urlsafe_b64encode}) add. Padding must be exactly what the length calls for; everything else
+   * is as strict as {@link #decode(String)} (no whitespace, no {@code +} or {@code /}, no stray
+   * bits in the last character).
+   *
+   * @return the bytes, or {@code null} when {@code s} is not canonical base64url
+   */
+  public static byte[] decodeOptionallyPadded(String s) {
+    int n = s.length();
+    if (n % 4 == 0 && n > 0 && s.charAt(n - 1) == '=') {
+      int pad = s.charAt(n - 2) == '=' ? 2 : 1;
+      String body = s.substring(0, n - pad);
+      // Padded input of 4k chars carries 4k - 2 (one byte) or 4k - 1 (two bytes) data chars.
+      if (body.indexOf('=') >= 0) {
+        return null;
+      }
+      return decode(body);
+    }
+    return decode(s);
+  }
 }

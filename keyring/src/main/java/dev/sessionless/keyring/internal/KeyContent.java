@@ -3,13 +3,13 @@ package dev.sessionless.keyring.internal;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
+import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.KeyringException.Reason;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HexFormat;
 
 /** Turns the text of a key file, variable or response into a key set. */
@@ -101,12 +101,10 @@ public final class KeyContent {
 
   /** One HS256 key from a base64url secret; its kid is derived from a hash, never the secret. */
   static TokenKey secretKey(String base64url, String what) {
-    byte[] secret;
-    try {
-      secret = Base64.getUrlDecoder().decode(base64url);
-    } catch (IllegalArgumentException e) {
+    byte[] secret = Base64Url.decodeOptionallyPadded(base64url);
+    if (secret == null) {
       throw new KeyringException(Reason.MALFORMED,
-          what + " is neither a JWKS nor a base64url secret");
+          what + " is neither a JWKS nor a canonical base64url secret");
     }
     try {
       if (secret.length < MIN_SECRET_BYTES) {

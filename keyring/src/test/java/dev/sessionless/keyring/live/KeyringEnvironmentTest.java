@@ -77,6 +77,23 @@ class KeyringEnvironmentTest {
   }
 
   @Test
+  void nonCanonicalSecretIsRefusedSoOneKeyHasOneSpellingAndOneKid() {
+    byte[] secret = new byte[32];
+    new SecureRandom().nextBytes(secret);
+    String canonical = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+    // 32 bytes take 43 characters whose last two bits must be zero; the JDK's decoder ignores them,
+    // so a second spelling of the same secret would otherwise be accepted too.
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    char last = canonical.charAt(canonical.length() - 1);
+    String strayBits = canonical.substring(0, canonical.length() - 1) + alphabet.charAt(alphabet.indexOf(last) | 1);
+    for (String bad : new String[] {strayBits, canonical + "==", canonical.substring(0, 20) + " " + canonical.substring(20)}) {
+      KeyringException e = assertThrows(KeyringException.class, () -> fromEnv(Map.of("S", bad), "S"), bad);
+      assertEquals(KeyringException.Reason.MALFORMED, e.reason());
+      assertFalse(e.getMessage().contains(canonical.substring(0, 8)), "the message never quotes the secret");
+    }
+  }
+
+  @Test
   void secretShorterThan32BytesIsRefusedAsUnsafe() {
     KeyringException e = assertThrows(KeyringException.class,
         () -> fromEnv(Map.of("S", randomSecret(16)), "S"));

@@ -1,6 +1,7 @@
 package dev.sessionless.keyring.internal.cli;
 
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.KeyringException.Reason;
@@ -24,7 +25,6 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 
@@ -242,10 +242,8 @@ final class KeyFiles {
     if (v == null) {
       throw new KeyringException(Reason.UNAVAILABLE, "the environment variable " + name + " is not set");
     }
-    byte[] kek;
-    try {
-      kek = Base64.getUrlDecoder().decode(v.strip());
-    } catch (IllegalArgumentException e) {
+    byte[] kek = Base64Url.decodeOptionallyPadded(v.strip());
+    if (kek == null) {
       throw new KeyringException(Reason.MALFORMED, "the environment variable " + name
           + " is not base64url (a 32-byte key-encryption key, e.g. from: openssl rand 32 | basenc --base64url)");
     }
