@@ -120,7 +120,7 @@ public final class Injector implements AutoCloseable {
         waitUntil(intended);
         long now = System.nanoTime();
         boolean measured = intended >= warmEnd;
-        if (now >= end) {
+        if (now >= end + lateNanos) {
           // so far behind that the step is over: what is still due is never sent
           long due = (long) Math.ceil((end - start) / nanosPerRequest);
           dropped += Math.max(0, Math.min(due, maxRequests) - i);

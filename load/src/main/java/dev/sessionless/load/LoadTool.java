@@ -40,6 +40,10 @@ public final class LoadTool {
   private final StringBuilder md = new StringBuilder();
   private final Map<String, UslFit> fits = new LinkedHashMap<>();
   private final Map<String, List<LatencyPoint>> latency = new LinkedHashMap<>();
+  private final Map<String, Map<String, List<PhaseResult>>> tables = new LinkedHashMap<>();
+  private final Map<String, Map<String, ShopWorkload>> workloads = new LinkedHashMap<>();
+  /** Per "profile system": a line to print before that table (breaking point, soak drift). */
+  private final Map<String, String> breaking = new LinkedHashMap<>();
 
   private LoadTool(Options options, PrintStream out, PrintStream progress) {
     this.options = options;
@@ -97,33 +101,51 @@ public final class LoadTool {
             json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit));
     Map<String, Object> systems = new LinkedHashMap<>();
     json.put("systems", systems);
+    Map<String, Cluster> clusters = new LinkedHashMap<>();
     try (Injector injector = Injector.builder().warmup(options.warmup).progress(progress::println).build()) {
       for (String system : options.systems) {
-        Map<String, Object> result = new LinkedHashMap<>();
-        systems.put(system, result);
-        md.append("## ").append(system).append("\n\n");
-        try (Cluster cluster = Cluster.start(system.equals("sessionless") ? Cluster.Kind.SESSIONLESS : Cluster.Kind.HTTP_SESSION, NODES)) {
-          ShopWorkload.Routing routing = system.equals("session-sticky") ? ShopWorkload.Routing.STICKY : ShopWorkload.Routing.ROUND_ROBIN;
-          // Untimed: JIT-compile this system's own paths (crypto, JSON, session store) first, so
-          // the system measured first is not the one that paid for a cold JVM.
-          injector.runClosed(system + " warm-up", new ShopWorkload(cluster.nodes(), routing),
-              new ClosedPhase(4, Duration.ZERO, options.systemWarmup));
-          for (String profile : options.profiles) {
-            ShopWorkload shop = new ShopWorkload(cluster.nodes(), routing);
-            List<PhaseResult> steps = switch (profile) {
-              case "peak" -> peak(injector, system, shop);
-              case "stress" -> stress(injector, system, shop);
-              case "soak" -> soak(injector, system, shop, result);
-              default -> List.of(injector.runClosed(system + " flood " + options.maxUsers, shop,
-                  new ClosedPhase(options.maxUsers, options.think, options.step)));
-            };
-            result.put(profile, Map.of("steps", steps, "journeysCompleted", shop.journeysCompleted(),
-                "cartsLost", shop.cartsLost(), "maxCookieBytes", shop.maxCookieBytes()));
-            table(profile, steps, shop);
-          }
-        }
-        finishSystem(system, result);
+        clusters.put(system, Cluster.start(system.equals("sessionless") ? Cluster.Kind.SESSIONLESS : Cluster.Kind.HTTP_SESSION, NODES));
+        systems.put(system, new LinkedHashMap<String, Object>());
       }
+      // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is
+      // measured, so the system measured first does not pay for a cold JVM.
+      for (String system : options.systems) {
+        injector.runClosed(system + " warm-up", shop(clusters, system), new ClosedPhase(4, Duration.ZERO, options.systemWarmup));
+      }
+      for (String profile : options.profiles) {
+        Map<String, ShopWorkload> shops = new LinkedHashMap<>();
+        options.systems.forEach(system -> shops.put(system, shop(clusters, system)));
+        Map<String, List<PhaseResult>> steps = switch (profile) {
+          case "peak" -> peak(injector, shops);
+          case "stress" -> stress(injector, shops);
+          case "soak" -> soak(injector, shops, systems);
+          default -> flood(injector, shops);
+        };
+        for (String system : options.systems) {
+          ShopWorkload shop = shops.get(system);
+          @SuppressWarnings("unchecked")
+          Map<String, Object> result = (Map<String, Object>) systems.get(system);
+          result.put(profile, Map.of("steps", steps.get(system), "journeysCompleted", shop.journeysCompleted(),
+              "cartsLost", shop.cartsLost(), "maxCookieBytes", shop.maxCookieBytes()));
+        }
+        tables.put(profile, steps);
+        workloads.put(profile, shops);
+      }
+    } finally {
+      clusters.values().forEach(Cluster::close);
+    }
+    for (String system : options.systems) {
+      md.append("## ").append(system).append("\n\n");
+      for (String profile : options.profiles) {
+        String note = breaking.get(profile + " " + system);
+        if (note != null) {
+          md.append(note);
+        }
+        table(profile, tables.get(profile).get(system), workloads.get(profile).get(system));
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> result = (Map<String, Object>) systems.get(system);
+      finishSystem(system, result);
     }
     comparePeak();
     Files.createDirectories(options.out);
@@ -148,56 +170,82 @@ public final class LoadTool {
     out.println("wrote " + jsonFile + " and " + mdFile);
   }
 
-  private List<PhaseResult> peak(Injector injector, String system, ShopWorkload shop) {
-    List<PhaseResult> steps = new ArrayList<>();
-    List<Measurement> points = new ArrayList<>();
+  private ShopWorkload shop(Map<String, Cluster> clusters, String system) {
+    return new ShopWorkload(clusters.get(system).nodes(),
+        system.equals("session-sticky") ? ShopWorkload.Routing.STICKY : ShopWorkload.Routing.ROUND_ROBIN);
+  }
+
+  /** The closed ramp, systems interleaved at every level so drift on the machine hits all alike. */
+  private Map<String, List<PhaseResult>> peak(Injector injector, Map<String, ShopWorkload> shops) {
+    Map<String, List<PhaseResult>> steps = new LinkedHashMap<>();
+    Map<String, List<Measurement>> points = new LinkedHashMap<>();
     for (int users = 1; users <= options.maxUsers; users *= 2) {
-      PhaseResult r = injector.runClosed(system + " peak " + users + " users", shop,
-          new ClosedPhase(users, options.think, options.step));
-      steps.add(r);
-      points.add(new Measurement(users, r.achievedRate()));
+      for (Map.Entry<String, ShopWorkload> e : shops.entrySet()) {
+        PhaseResult r = injector.runClosed(e.getKey() + " peak " + users + " users", e.getValue(),
+            new ClosedPhase(users, options.think, options.step));
+        steps.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(r);
+        points.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(new Measurement(users, r.achievedRate()));
+      }
     }
-    if (points.size() >= 3) {
-      fits.put(system, Usl.fit(points));
-    }
+    points.forEach((system, p) -> {
+      if (p.size() >= 3) {
+        fits.put(system, Usl.fit(p));
+      }
+    });
     return steps;
   }
 
-  private List<PhaseResult> stress(Injector injector, String system, ShopWorkload shop) {
-    List<PhaseResult> steps = new ArrayList<>();
-    List<LatencyPoint> points = new ArrayList<>();
+  /** The open rate ramp, systems interleaved at every rate; each stops at its own breaking point. */
+  private Map<String, List<PhaseResult>> stress(Injector injector, Map<String, ShopWorkload> shops) {
+    Map<String, List<PhaseResult>> steps = new LinkedHashMap<>();
+    List<String> running = new ArrayList<>(shops.keySet());
     double rate = options.startRate;
-    for (int i = 0; i < options.maxSteps; i++, rate *= options.rateFactor) {
-      PhaseResult r = injector.runOpen(String.format(Locale.ROOT, "%s stress %.0f/s", system, rate), shop,
-          new OpenPhase(rate, options.step));
-      steps.add(r);
-      if (!Double.isNaN(r.p99())) {
-        points.add(new LatencyPoint(rate, r.p99()));
-      }
-      if (r.p99() > options.p99LimitMillis || r.errors() > 0 || r.saturated()) {
-        md.append(String.format(Locale.ROOT, "Breaking point: %.0f/s (%s).%n%n", rate,
-            r.saturated() ? "injector saturated" : r.errors() > 0 ? r.errors() + " errors" : "p99 " + ms(r.p99())));
-        break;
+    for (int i = 0; i < options.maxSteps && !running.isEmpty(); i++, rate *= options.rateFactor) {
+      for (String system : List.copyOf(running)) {
+        PhaseResult r = injector.runOpen(String.format(Locale.ROOT, "%s stress %.0f/s", system, rate), shops.get(system),
+            new OpenPhase(rate, options.step));
+        steps.computeIfAbsent(system, k -> new ArrayList<>()).add(r);
+        if (!Double.isNaN(r.p99())) {
+          latency.computeIfAbsent(system, k -> new ArrayList<>()).add(new LatencyPoint(rate, r.p99()));
+        }
+        if (r.p99() > options.p99LimitMillis || r.errors() > 0 || r.saturated()) {
+          breaking.put("stress " + system, String.format(Locale.ROOT, "Breaking point: %.0f/s (%s).%n%n", rate,
+              r.saturated() ? "injector saturated" : r.errors() > 0 ? r.errors() + " errors" : "p99 " + ms(r.p99())));
+          running.remove(system);
+        }
       }
     }
-    latency.put(system, points);
     return steps;
   }
 
-  private List<PhaseResult> soak(Injector injector, String system, ShopWorkload shop, Map<String, Object> result) {
-    long heapBefore = heapAfterGc();
-    List<PhaseResult> slices = new ArrayList<>();
+  private Map<String, List<PhaseResult>> soak(Injector injector, Map<String, ShopWorkload> shops, Map<String, Object> systems) {
+    Map<String, List<PhaseResult>> steps = new LinkedHashMap<>();
     int n = 6;
     Duration slice = options.soakDuration.dividedBy(n).plus(options.warmup);
-    for (int i = 0; i < n; i++) {
-      slices.add(injector.runOpen(String.format(Locale.ROOT, "%s soak %d/%d", system, i + 1, n), shop,
-          new OpenPhase(options.soakRate, slice)));
+    for (Map.Entry<String, ShopWorkload> e : shops.entrySet()) {
+      long heapBefore = heapAfterGc();
+      List<PhaseResult> slices = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        slices.add(injector.runOpen(String.format(Locale.ROOT, "%s soak %d/%d", e.getKey(), i + 1, n), e.getValue(),
+            new OpenPhase(options.soakRate, slice)));
+      }
+      long heapAfter = heapAfterGc();
+      @SuppressWarnings("unchecked")
+      Map<String, Object> result = (Map<String, Object>) systems.get(e.getKey());
+      result.put("soakHeapAfterGcBytes", List.of(heapBefore, heapAfter));
+      breaking.put("soak " + e.getKey(), String.format(Locale.ROOT,
+          "Soak: heap after GC %.1f MB → %.1f MB (whole JVM); p99 first slice %s, last %s.%n%n",
+          heapBefore / 1e6, heapAfter / 1e6, ms(slices.get(0).p99()), ms(slices.get(n - 1).p99())));
+      steps.put(e.getKey(), slices);
     }
-    long heapAfter = heapAfterGc();
-    result.put("soakHeapAfterGcBytes", List.of(heapBefore, heapAfter));
-    md.append(String.format(Locale.ROOT, "Soak: heap after GC %.1f MB → %.1f MB; p99 first slice %s, last %s.%n%n",
-        heapBefore / 1e6, heapAfter / 1e6, ms(slices.get(0).p99()), ms(slices.get(n - 1).p99())));
-    return slices;
+    return steps;
+  }
+
+  private Map<String, List<PhaseResult>> flood(Injector injector, Map<String, ShopWorkload> shops) {
+    Map<String, List<PhaseResult>> steps = new LinkedHashMap<>();
+    shops.forEach((system, shop) -> steps.put(system, List.of(injector.runClosed(system + " flood " + options.maxUsers,
+        shop, new ClosedPhase(options.maxUsers, options.think, options.step)))));
+    return steps;
   }
 
   private void finishSystem(String system, Map<String, Object> result) {
@@ -228,7 +276,7 @@ public final class LoadTool {
     if (a == null || b == null) {
       return;
     }
-    md.append("## Sessionless vs sticky in-memory sessions (closed ramp, same run)\n\n| users | ratio of throughput |\n|---|---|\n");
+    md.append("## Sessionless vs sticky in-memory sessions (closed ramp, same run, interleaved)\n\n| users | ratio of throughput |\n|---|---|\n");
     List<Map<String, Object>> ratios = new ArrayList<>();
     for (int i = 0; i < Math.min(a.points().size(), b.points().size()); i++) {
       double ratio = a.points().get(i).throughput() / b.points().get(i).throughput();

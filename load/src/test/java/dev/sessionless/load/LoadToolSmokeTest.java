@@ -43,6 +43,25 @@ class LoadToolSmokeTest {
   }
 
   @Test
+  void soakAndFloodRunEndToEnd(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    int code = LoadTool.run(new String[] {"soak,flood", "--systems=sessionless", "--system-warmup=300ms",
+        "--max-users=4", "--step=600ms", "--warmup=100ms", "--rate=50", "--duration=1200ms", "--out=" + dir},
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(progress, true, StandardCharsets.UTF_8));
+    assertEquals(0, code, progress.toString(StandardCharsets.UTF_8));
+    Path json;
+    try (Stream<Path> s = Files.list(dir)) {
+      json = s.filter(f -> f.toString().endsWith(".json")).findFirst().orElseThrow();
+    }
+    JsonNode sessionless = new ObjectMapper().readTree(json.toFile()).path("systems").path("sessionless");
+    assertEquals(6, sessionless.path("soak").path("steps").size(), sessionless.toPrettyString());
+    assertEquals(2, sessionless.path("soakHeapAfterGcBytes").size(), sessionless.toPrettyString());
+    assertEquals(1, sessionless.path("flood").path("steps").size(), sessionless.toPrettyString());
+    assertEquals(0, sessionless.path("flood").path("cartsLost").asLong());
+  }
+
+  @Test
   void badArgumentsExitWithTwoAndTheUsage() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = LoadTool.run(new String[] {"marathon"}, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
