@@ -52,14 +52,18 @@ class InjectorTest {
     }
   }
 
+  /**
+   * The negative control of the saturation check. The rate is modest (50/s) so that it holds on
+   * a 2-core machine that is also busy: at 200/s it was once flagged while five builds ran beside it.
+   */
   @Test
   void aRateTheInjectorCanKeepIsNotFlagged() throws Exception {
     try (StallingServer server = new StallingServer(Integer.MAX_VALUE, Duration.ZERO);
         Injector injector = Injector.builder().warmup(Duration.ofMillis(300)).lateThreshold(Duration.ofSeconds(1)).build()) {
-      PhaseResult r = injector.runOpen("steady", server.get("/fast"), new OpenPhase(200, Duration.ofMillis(1500)));
+      PhaseResult r = injector.runOpen("steady", server.get("/fast"), new OpenPhase(50, Duration.ofMillis(2300)));
       assertFalse(r.saturated(), r.toString());
       assertEquals(0, r.errors(), r.toString());
-      assertEquals(240, r.completed(), 2, r.toString());
+      assertEquals(100, r.completed(), 1, r.toString());
       assertEquals(0, r.dropped(), r.toString());
     }
   }
