@@ -1,20 +1,11 @@
 package dev.sessionless.servlet;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
-import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.keyring.Keyring;
-import dev.sessionless.servlet.internal.AttributeCodec;
-import dev.sessionless.servlet.internal.Carrier;
-import dev.sessionless.servlet.internal.CookieCarrier;
-import dev.sessionless.servlet.internal.HeaderCarrier;
-import dev.sessionless.servlet.internal.InitParams;
-import dev.sessionless.servlet.internal.RequestSession;
-import dev.sessionless.servlet.internal.SessionRequest;
-import dev.sessionless.servlet.internal.SessionResponse;
+import dev.sessionless.servlet.internal.FilterRun;
 import dev.sessionless.servlet.internal.Settings;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -27,7 +18,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -55,13 +45,24 @@ import java.util.Set;
  * commits. Attributes are stored as JSON with their class name; only JDK value types and the
  * classes given to {@link Builder#attributeTypes} are accepted, and a class name read from a
  * token never loads a class. A bad, expired or foreign token starts a fresh session; its reason
- * is the request attribute {@link #REJECTION_ATTRIBUTE}. Container {@code HttpSessionListener}s,
+ * is the request attribute {@link #REJECTION_ATTRIBUTE}. A stored attribute that no longer reads
+ * back as its class is dropped or starts a fresh session ({@link Builder#onBadAttribute}), never
+ * a 500. A failure on this side (a key source that throws, a {@link TokenException} whose reason
+ * is no rejection) is a server error: the first use of the session throws, and the client's
+ * token is kept. Container {@code HttpSessionListener}s,
  * {@code HttpSessionAttributeListener}s and {@code HttpSessionIdListener}s are not fired;
- * {@code HttpSessionBindingListener} values are told when bound and unbound.
+ * {@code HttpSessionBindingListener} values are told when bound and unbound. The session is
+ * safe to use from several threads.
  *
- * <p><b>Security.</b> The token is never logged. Cookies are {@code HttpOnly}, {@code
- * SameSite=Lax} and {@code Secure} on secure requests. Parallel requests of one session each
- * write their own token: the last response the client stores wins.
+ * <p><b>Security.</b> The token and attribute values are never logged. Cookies are {@code
+ * HttpOnly}, {@code SameSite=Lax} and {@code Secure} except on plain http to a loopback host (see
+ * {@link Builder#cookieSecure}). A mapper or attribute type that would let JSON choose a class is
+ * refused at build. Parallel requests of one session each write their own token: the last
+ * response the client stores wins.
+ *
+ * <p><b>Logging</b>, on the {@code System.Logger} {@code dev.sessionless.servlet.SessionlessFilter}:
+ * rejections at DEBUG per request and as a WARNING summary per reason once a minute; failures on
+ * this side at ERROR once per cause, then counted.
  *
  * <p>Thread-safe once initialised. Spec: Jakarta Servlet 6.0, RFC 6265 (cookies).
  */
@@ -94,13 +95,18 @@ public final class SessionlessFilter implements Filter {
 
   /**
    * Reads the init parameters unless the filter was built with {@link #builder()} (then they are
-   * ignored). Parameters: {@code keys.file} (a JWKS file) or {@code keys.env} (an environment
-   * variable holding a JWKS or a base64url secret), {@code algorithm}, {@code issuer}, {@code
-   * audience}, {@code cookie.name}, {@code cookie.path}, {@code cookie.domain}, {@code
-   * cookie.max-age} (seconds), {@code cookie.same-site}, {@code cookie.max-chunks}, {@code
-   * header} (use this header instead of cookies), {@code max-inactive-interval} (seconds),
-   * {@code absolute-lifetime} (seconds), {@code renewal-fraction}, {@code attribute-types}
-   * (comma-separated class names).
+   * ignored). Parameters: {@code keys.file} (a JWKS file, live) or {@code keys.env} (an
+   * environment variable holding a JWKS or a base64url secret), both read through a {@code
+   * Keyring}; for an encrypted file at most one of {@code keys.password-env}, {@code
+   * keys.password-file}, {@code keys.kek-env}, {@code keys.kek-file}; {@code
+   * keys.file.poll-seconds}, {@code algorithm}, {@code issuer}, {@code audience}, {@code
+   * cookie.name}, {@code cookie.path}, {@code cookie.domain}, {@code cookie.max-age} (seconds),
+   * {@code cookie.same-site}, {@code cookie.secure} ({@code true}/{@code false}), {@code
+   * cookie.max-chunks}, {@code header} (use this header instead of cookies), {@code
+   * max-inactive-interval} (seconds), {@code absolute-lifetime} (seconds), {@code
+   * renewal-fraction}, {@code attribute-types} (comma-separated class names), {@code
+   * bad-attribute} ({@code drop} or {@code new-session}). If init fails, the keyring it started is
+   * stopped.
    *
    * @throws ServletException if a parameter is missing or invalid, or the key file cannot be read
    */
@@ -109,12 +115,17 @@ public final class SessionlessFilter implements Filter {
     if (settings != null) {
       return;
     }
+    Keyring started = null;
     try {
       Builder b = builder();
-      owned = InitParams.apply(config::getInitParameter, System::getenv, b,
+      started = InitParams.apply(config::getInitParameter, System::getenv, b,
           Thread.currentThread().getContextClassLoader());
       settings = b.settings();
+      owned = started;
     } catch (IOException | RuntimeException e) {
+      if (started != null) {
+        started.close(); // its refresh thread would outlive the failed filter
+      }
       throw new ServletException("SessionlessFilter '" + config.getFilterName()
           + "' is misconfigured: " + e.getMessage(), e);
     }
@@ -124,7 +135,9 @@ public final class SessionlessFilter implements Filter {
    * Wraps the request and response so that the session is the token's; once per request, so
    * the filter may be mapped twice and for forward, include, error and async dispatches.
    *
-   * @throws TokenException {@code NO_SIGNING_KEY} (a server error) if the token cannot be made
+   * @throws TokenException {@code NO_SIGNING_KEY} (a server error) if the token cannot be made,
+   *     or another reason that is no rejection if the token cannot be read because of a failure
+   *     on this side (also any exception the key source throws)
    */
   @Override
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
@@ -137,42 +150,7 @@ public final class SessionlessFilter implements Filter {
       chain.doFilter(req, res);
       return;
     }
-    HttpServletRequest request = (HttpServletRequest) req;
-    Object existing = request.getAttribute(RequestSession.ATTRIBUTE);
-    RequestSession state;
-    if (existing instanceof RequestSession) {
-      state = (RequestSession) existing;
-      if (state.depth > 0) {
-        chain.doFilter(req, res);
-        return;
-      }
-    } else {
-      state = new RequestSession(s, request, REJECTION_ATTRIBUTE);
-      request.setAttribute(RequestSession.ATTRIBUTE, state);
-    }
-    SessionResponse response = new SessionResponse((HttpServletResponse) res, state);
-    SessionRequest wrapped = new SessionRequest(request, response, state, REJECTION_ATTRIBUTE);
-    response.request(wrapped);
-    state.depth++;
-    Throwable failure = null;
-    try {
-      chain.doFilter(wrapped, response);
-    } catch (IOException | ServletException | RuntimeException | Error e) {
-      failure = e;
-      throw e;
-    } finally {
-      state.depth--;
-      if (state.depth == 0 && !wrapped.isAsyncStarted()) {
-        try {
-          response.save();
-        } catch (RuntimeException e) {
-          if (failure == null) {
-            throw e;
-          }
-          failure.addSuppressed(e);
-        }
-      }
-    }
+    FilterRun.run(s, (HttpServletRequest) req, (HttpServletResponse) res, chain, REJECTION_ATTRIBUTE);
   }
 
   /** Stops the keyring this filter made for {@code keys.file}, if any. */
@@ -185,27 +163,50 @@ public final class SessionlessFilter implements Filter {
   }
 
   /**
+   * What the filter does with a stored attribute that no longer reads back as its recorded class
+   * (see {@link Builder#onBadAttribute}); init parameter {@code bad-attribute}: {@code drop} or
+   * {@code new-session}.
+   */
+  public enum BadAttribute {
+    /**
+     * Leave that attribute out: the application sees the session without it, the other
+     * attributes survive, and the next token is written without it. Checked lazily: a value is
+     * read when the application first asks for it, and at the latest when the token is next
+     * written.
+     */
+    DROP,
+    /**
+     * Start a fresh session, as for a rejected token (the request attribute {@link
+     * #REJECTION_ATTRIBUTE} is {@code STATE_MAPPING}). Every stored value is read when the
+     * session is first used, so this costs a JSON parse of each attribute per request.
+     */
+    NEW_SESSION
+  }
+
+  /**
    * Configures a {@link SessionlessFilter}. {@link #keys}, {@link #issuer} and {@link #audience}
    * are required; every option may be set once. Not thread-safe.
    */
   public static final class Builder {
-    private KeySource keys;
-    private Algorithm algorithm;
-    private String issuer;
-    private String audience;
-    private Clock clock;
-    private ObjectMapper mapper;
-    private final Set<Class<?>> types = new LinkedHashSet<>();
-    private Duration maxInactive;
-    private Duration absoluteLifetime;
-    private Double renewalFraction;
-    private String cookieName;
-    private String cookiePath;
-    private String cookieDomain;
-    private Duration cookieMaxAge;
-    private String sameSite;
-    private Integer maxChunks;
-    private String header;
+    KeySource keys;
+    Algorithm algorithm;
+    String issuer;
+    String audience;
+    Clock clock;
+    ObjectMapper mapper;
+    final Set<Class<?>> types = new LinkedHashSet<>();
+    Duration maxInactive;
+    Duration absoluteLifetime;
+    Double renewalFraction;
+    String cookieName;
+    String cookiePath;
+    String cookieDomain;
+    Duration cookieMaxAge;
+    String sameSite;
+    Integer maxChunks;
+    String header;
+    BadAttribute badAttribute;
+    Boolean cookieSecure;
 
     private Builder() {}
 
@@ -297,7 +298,13 @@ public final class SessionlessFilter implements Filter {
       return this;
     }
 
-    /** The cookie name; {@code SESSIONLESS} if not set. Chunks are {@code name.1}, {@code name.2}, .... */
+    /**
+     * The cookie name; {@code SESSIONLESS} if not set. Chunks are {@code name.1}, {@code
+     * name.2}, .... A name starting with {@code __Host-} (recommended for a site on one host)
+     * makes the browser refuse the cookie unless it is {@code Secure}, has {@code Path=/} and no
+     * {@code Domain}: the filter then writes exactly that, and refuses at build a {@code
+     * cookieDomain}, a {@code cookiePath} other than {@code /}, or {@code cookieSecure(false)}.
+     */
     public Builder cookieName(String name) {
       once(this.cookieName, "cookieName");
       this.cookieName = Objects.requireNonNull(name, "name");
@@ -333,6 +340,20 @@ public final class SessionlessFilter implements Filter {
     }
 
     /**
+     * Whether cookies carry {@code Secure}. {@code true}: always. {@code false}: only on requests
+     * the container sees as secure (https, or a proxy's {@code X-Forwarded-Proto} the container
+     * trusts), logged as a warning at build. If not set: always, except on plain http requests
+     * to a loopback host ({@code localhost}, {@code 127.0.0.1}, {@code ::1}), so a TLS-terminating
+     * proxy that forwards plain http still gets {@code Secure} cookies. A {@code __Host-} or
+     * {@code __Secure-} cookie name, or {@code SameSite=None}, means always.
+     */
+    public Builder cookieSecure(boolean always) {
+      once(this.cookieSecure, "cookieSecure");
+      this.cookieSecure = always;
+      return this;
+    }
+
+    /**
      * How many cookies a token may be split across (1 to 16; 4 if not set). With 1, a token
      * that does not fit one 4096-byte cookie is refused: writing it throws {@code
      * IllegalStateException}.
@@ -340,6 +361,18 @@ public final class SessionlessFilter implements Filter {
     public Builder maxCookieChunks(int chunks) {
       once(this.maxChunks, "maxCookieChunks");
       this.maxChunks = chunks;
+      return this;
+    }
+
+    /**
+     * What to do when a stored attribute no longer reads back as its recorded class (the class
+     * was renamed or changed between deploys, or is no longer registered); {@link
+     * BadAttribute#DROP} if not set. Either way the request goes on (never a 500), a WARNING names
+     * the attribute and its type (never its value), and the next token no longer carries it.
+     */
+    public Builder onBadAttribute(BadAttribute policy) {
+      once(this.badAttribute, "onBadAttribute");
+      this.badAttribute = Objects.requireNonNull(policy, "policy");
       return this;
     }
 
@@ -364,62 +397,7 @@ public final class SessionlessFilter implements Filter {
     }
 
     Settings settings() {
-      if (keys == null) {
-        throw new IllegalStateException("keys are required");
-      }
-      Clock c = clock == null ? Clock.systemUTC() : clock;
-      ObjectMapper m = mapper == null ? JsonMapper.builder().build() : mapper;
-      Duration inactive = maxInactive == null ? Duration.ofMinutes(30) : maxInactive;
-      if (inactive.getSeconds() < 1 || inactive.getSeconds() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("maxInactiveInterval must be at least one second, got " + inactive);
-      }
-      Duration absolute = absoluteLifetime == null ? Duration.ofHours(12) : absoluteLifetime;
-      if (absolute.getSeconds() < 1) {
-        throw new IllegalArgumentException("absoluteLifetime must be at least one second, got " + absolute);
-      }
-      double fraction = renewalFraction == null ? 0.5 : renewalFraction;
-      if (!(fraction > 0 && fraction <= 1)) {
-        throw new IllegalArgumentException("renewalFraction must be in (0, 1], got " + fraction);
-      }
-      int chunks = maxChunks == null ? 4 : maxChunks;
-      if (chunks < 1 || chunks > 16) {
-        throw new IllegalArgumentException("maxCookieChunks must be 1 to 16, got " + chunks);
-      }
-      Carrier carrier;
-      if (header != null) {
-        if (cookieName != null || cookiePath != null || cookieDomain != null || cookieMaxAge != null
-            || sameSite != null || maxChunks != null) {
-          throw new IllegalStateException("header(...) carries the token in a header: cookie options do not apply");
-        }
-        if (header.isEmpty()) {
-          throw new IllegalArgumentException("header name must not be empty");
-        }
-        carrier = new HeaderCarrier(header);
-      } else {
-        String name = cookieName == null ? "SESSIONLESS" : cookieName;
-        if (name.isEmpty() || !name.chars().allMatch(ch -> ch > 32 && ch < 127 && "()<>@,;:\\\"/[]?={}".indexOf(ch) < 0)) {
-          throw new IllegalArgumentException("cookieName must be a cookie token, got '" + name + "'");
-        }
-        String site = sameSite == null ? "Lax" : sameSite;
-        if (!Arrays.asList("Lax", "Strict", "None").contains(site)) {
-          throw new IllegalArgumentException("cookieSameSite must be Lax, Strict or None, got " + site);
-        }
-        carrier = new CookieCarrier(name, cookiePath, cookieDomain,
-            cookieMaxAge == null ? -1 : cookieMaxAge.getSeconds(), site, chunks);
-      }
-      TokenCodec.Builder codec = TokenCodec.builder().keys(keys).clock(c).objectMapper(m)
-          .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength());
-      if (algorithm != null) {
-        codec.algorithm(algorithm);
-      }
-      if (issuer != null) {
-        codec.issuer(issuer);
-      }
-      if (audience != null) {
-        codec.audience(audience);
-      }
-      return new Settings(codec.build(), new AttributeCodec(m, types), carrier, c,
-          (int) inactive.getSeconds(), absolute.getSeconds(), fraction);
+      return FilterSettings.of(this);
     }
   }
 }

@@ -7,6 +7,7 @@ import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,8 +31,17 @@ public final class AttributeCodec {
   private final Map<String, Class<?>> byName;
   private final Set<Class<?>> registered;
 
-  /** A codec using {@code mapper} that also accepts exactly the {@code registered} classes. */
+  /** Deepest nesting of lists and maps accepted in one attribute value. */
+  static final int MAX_DEPTH = 64;
+
+  /**
+   * A codec using {@code mapper} that also accepts exactly the {@code registered} classes.
+   *
+   * @throws IllegalArgumentException if the mapper has default typing enabled, or a registered
+   *     type could make Jackson pick a class from the JSON (see {@link TypeSafety})
+   */
   public AttributeCodec(ObjectMapper mapper, Set<Class<?>> registered) {
+    TypeSafety.check(mapper, registered);
     this.mapper = mapper;
     this.registered = Set.copyOf(registered);
     Map<String, Class<?>> m = new HashMap<>();
@@ -71,11 +81,11 @@ public final class AttributeCodec {
       return c.getName();
     }
     if (value instanceof List) {
-      checkJdkValues(name, value);
+      checkJdkValues(name, value, new IdentityHashMap<>(), 0);
       return LIST;
     }
     if (value instanceof Map) {
-      checkJdkValues(name, value);
+      checkJdkValues(name, value, new IdentityHashMap<>(), 0);
       return MAP;
     }
     throw new IllegalArgumentException("session attribute '" + name + "' has type " + c.getName()
@@ -83,30 +93,39 @@ public final class AttributeCodec {
         + " (or the attribute-types init parameter), or store JDK value types");
   }
 
-  private void checkJdkValues(String name, Object value) {
+  /** Checks a list or map attribute: JDK values only, string keys, no cycle, bounded depth. */
+  private void checkJdkValues(String name, Object value, Map<Object, Boolean> path, int depth) {
     if (value == null || SCALARS.contains(value.getClass())) {
       return;
     }
+    if (!(value instanceof List) && !(value instanceof Map)) {
+      throw new IllegalArgumentException("session attribute '" + name + "' holds a value of type "
+          + value.getClass().getName() + " inside a list or map: only JDK value types may appear there,"
+          + " or register a type for the whole value");
+    }
+    if (path.put(value, Boolean.TRUE) != null) {
+      throw new IllegalArgumentException("session attribute '" + name + "' is a list or map that contains"
+          + " itself: a cycle cannot be stored as JSON");
+    }
+    if (depth >= MAX_DEPTH) {
+      throw new IllegalArgumentException("session attribute '" + name + "' nests lists and maps more than "
+          + MAX_DEPTH + " deep: store a flatter value");
+    }
     if (value instanceof List) {
       for (Object o : (List<?>) value) {
-        checkJdkValues(name, o);
+        checkJdkValues(name, o, path, depth + 1);
       }
-      return;
-    }
-    if (value instanceof Map) {
+    } else {
       for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
         if (!(e.getKey() instanceof String)) {
           throw new IllegalArgumentException("session attribute '" + name + "' is a map with a key of type "
               + (e.getKey() == null ? "null" : e.getKey().getClass().getName())
               + ": map attributes need string keys");
         }
-        checkJdkValues(name, e.getValue());
+        checkJdkValues(name, e.getValue(), path, depth + 1);
       }
-      return;
     }
-    throw new IllegalArgumentException("session attribute '" + name + "' holds a value of type "
-        + value.getClass().getName() + " inside a list or map: only JDK value types may appear there,"
-        + " or register a type for the whole value");
+    path.remove(value);
   }
 
   /**

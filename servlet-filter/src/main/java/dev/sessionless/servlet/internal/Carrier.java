@@ -9,22 +9,22 @@ import java.util.List;
 public interface Carrier {
   /** What a request carried. */
   final class Incoming {
-    static final Incoming NONE = new Incoming(null, 0, null);
+    static final Incoming NONE = new Incoming(null, List.of(), null);
     /** The token text, or {@code null}. */
     final String token;
-    /** How many cookies carried it (0 for a header or nothing). */
-    final int parts;
+    /** The names of every cookie of ours the request carried, chunks included (none for a header). */
+    final List<String> cookies;
     /** A rejection found before decoding (too many or too long chunks), or {@code null}. */
     final TokenException.Reason problem;
 
-    Incoming(String token, int parts, TokenException.Reason problem) {
+    Incoming(String token, List<String> cookies, TokenException.Reason problem) {
       this.token = token;
-      this.parts = parts;
+      this.cookies = List.copyOf(cookies);
       this.problem = problem;
     }
 
     boolean present() {
-      return token != null || problem != null || parts > 0;
+      return token != null || problem != null || !cookies.isEmpty();
     }
   }
 

@@ -6,9 +6,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Carries the token in cookies {@code name}, {@code name.1}, ... {@code name.(n-1)}: a token
@@ -27,6 +29,7 @@ public final class CookieCarrier implements Carrier {
   private final long maxAgeSeconds;
   private final String sameSite;
   private final int maxChunks;
+  private final Boolean secure;
 
   /**
    * A cookie carrier.
@@ -36,15 +39,55 @@ public final class CookieCarrier implements Carrier {
    * @param maxAgeSeconds the cookie max-age, or negative for a browser-session cookie
    * @param sameSite the SameSite value, or {@code null} to leave it out
    * @param maxChunks 1 to 16; 1 refuses tokens that do not fit one cookie
+   * @param secure {@code true}: always {@code Secure}; {@code false}: only on secure requests;
+   *     {@code null}: unless the request is plain http to a loopback host (see {@link #isLoopback})
    */
   public CookieCarrier(String name, String path, String domain, long maxAgeSeconds, String sameSite,
-      int maxChunks) {
+      int maxChunks, Boolean secure) {
     this.name = name;
     this.path = path;
     this.domain = domain;
     this.maxAgeSeconds = maxAgeSeconds;
     this.sameSite = sameSite;
     this.maxChunks = maxChunks;
+    this.secure = secure;
+  }
+
+  /** Whether cookies written for {@code request} carry {@code Secure}. */
+  boolean secure(HttpServletRequest request) {
+    if (secure != null) {
+      return secure || request.isSecure();
+    }
+    // Behind a TLS-terminating proxy the request looks like plain http: only a request to this
+    // machine itself is plainly local development.
+    return request.isSecure() || !isLoopback(request.getServerName());
+  }
+
+  /**
+   * Whether {@code host} names this machine's loopback interface literally: {@code localhost}
+   * (or a name under {@code .localhost}), {@code 127.0.0.0/8} or {@code ::1}. Never resolves a name.
+   */
+  public static boolean isLoopback(String host) {
+    if (host == null || host.isEmpty()) {
+      return false;
+    }
+    String h = host.toLowerCase(java.util.Locale.ROOT);
+    if (h.startsWith("[") && h.endsWith("]")) {
+      h = h.substring(1, h.length() - 1);
+    }
+    if (h.equals("localhost") || h.endsWith(".localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")) {
+      return true;
+    }
+    String[] parts = h.split("\\.", -1);
+    if (parts.length != 4 || !parts[0].equals("127")) {
+      return false;
+    }
+    for (String p : parts) {
+      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit) || Integer.parseInt(p) > 255) {
+        return false;
+      }
+    }
+    return true;
   }
 
   String chunkName(int i) {
@@ -59,17 +102,23 @@ public final class CookieCarrier implements Carrier {
     return COOKIE_LIMIT - (name.length() + 4) - attrs;
   }
 
-  /** The index of chunk cookie {@code n} (0 for the plain name), or -1 if it is no chunk of ours. */
-  private int chunkIndex(String n) {
+  /**
+   * The most cookies of ours a response clears: a browser keeps at most about 180 cookies per
+   * site, and a request carrying more is no browser's.
+   */
+  static final int MAX_CLEARED = 180;
+
+  /** Whether cookie {@code n} is ours: the name itself, or a chunk {@code name.N} (N from 1, no leading zero). */
+  private boolean isOurs(String n) {
     if (n.equals(name)) {
-      return 0;
+      return true;
+    }
+    if (n.length() < name.length() + 2 || n.length() > name.length() + 4 || !n.startsWith(name)
+        || n.charAt(name.length()) != '.') {
+      return false;
     }
     String suffix = n.substring(name.length() + 1);
-    if (suffix.isEmpty() || suffix.length() > 2 || !suffix.chars().allMatch(Character::isDigit)) {
-      return -1;
-    }
-    int i = Integer.parseInt(suffix);
-    return i >= 1 && i < 16 ? i : -1;
+    return suffix.charAt(0) != '0' && suffix.chars().allMatch(ch -> ch >= '0' && ch <= '9');
   }
 
   @Override
@@ -83,36 +132,33 @@ public final class CookieCarrier implements Carrier {
     if (cookies == null) {
       return Incoming.NONE;
     }
-    Map<String, String> found = new HashMap<>();
+    Map<String, String> found = new LinkedHashMap<>();
     for (Cookie c : cookies) {
-      if (c.getName().equals(name) || c.getName().startsWith(name + ".")) {
+      if (isOurs(c.getName()) && (found.containsKey(c.getName()) || found.size() < MAX_CLEARED)) {
         found.putIfAbsent(c.getName(), c.getValue());
       }
     }
     if (found.isEmpty()) {
       return Incoming.NONE;
     }
+    List<String> names = new ArrayList<>(found.keySet());
     int parts = 0;
     long total = 0;
     while (found.containsKey(chunkName(parts)) && parts <= 16) {
       total += found.get(chunkName(parts)).length();
       parts++;
     }
-    int seen = parts;
-    for (String n : found.keySet()) {
-      seen = Math.max(seen, chunkIndex(n) + 1);
-    }
     if (parts == 0) {
-      return new Incoming(null, seen, TokenException.Reason.MALFORMED);
+      return new Incoming(null, names, TokenException.Reason.MALFORMED);
     }
     if (parts > maxChunks || total > maxLength) {
-      return new Incoming(null, seen, TokenException.Reason.TOO_LARGE);
+      return new Incoming(null, names, TokenException.Reason.TOO_LARGE);
     }
     StringBuilder sb = new StringBuilder((int) total);
     for (int i = 0; i < parts; i++) {
       sb.append(found.get(chunkName(i)));
     }
-    return new Incoming(sb.toString(), seen, null);
+    return new Incoming(sb.toString(), names, null);
   }
 
   private String attributes(HttpServletRequest request, boolean secure) {
@@ -146,7 +192,7 @@ public final class CookieCarrier implements Carrier {
   @Override
   public List<String> write(HttpServletRequest request, HttpServletResponse response, String token,
       Incoming incoming, List<String> previous) {
-    String attrs = attributes(request, request.isSecure());
+    String attrs = attributes(request, secure(request));
     List<String> headers = new ArrayList<>();
     int written = 0;
     if (token != null) {
@@ -165,9 +211,20 @@ public final class CookieCarrier implements Carrier {
       }
       written = n;
     }
-    int stale = Math.max(incoming.parts, previousParts(previous));
-    for (int i = written; i < stale; i++) {
-      headers.add(chunkName(i) + "=" + attrs + EXPIRED);
+    // Clear every cookie of ours the request carried (however many chunks: a browser keeps them
+    // all) and every chunk this response wrote earlier, unless written again now.
+    Set<String> stale = new LinkedHashSet<>();
+    for (int i = written; i < previousParts(previous); i++) {
+      stale.add(chunkName(i));
+    }
+    for (String n : incoming.cookies) {
+      if (n.equals(name) ? written == 0 : n.length() > name.length() + 1
+          && Integer.parseInt(n.substring(name.length() + 1)) >= written) {
+        stale.add(n);
+      }
+    }
+    for (String n : stale) {
+      headers.add(n + "=" + attrs + EXPIRED);
     }
     install(response, headers, previous);
     return headers;

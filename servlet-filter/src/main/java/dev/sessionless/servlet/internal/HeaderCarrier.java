@@ -21,9 +21,9 @@ public final class HeaderCarrier implements Carrier {
     }
     v = v.trim();
     if (v.length() > maxLength) {
-      return new Incoming(null, 0, dev.sessionless.core.TokenException.Reason.TOO_LARGE);
+      return new Incoming(null, List.of(), dev.sessionless.core.TokenException.Reason.TOO_LARGE);
     }
-    return new Incoming(v, 0, null);
+    return new Incoming(v, List.of(), null);
   }
 
   @Override

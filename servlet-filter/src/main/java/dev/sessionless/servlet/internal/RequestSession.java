@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,6 @@ public final class RequestSession {
   /** What {@code getRequestedSessionId()} answers for a token that was rejected. */
   static final String REJECTED_ID = "rejected";
 
-  private static final System.Logger LOG = System.getLogger("dev.sessionless.servlet.SessionlessFilter");
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** Metadata kept in the token under {@link #META}: creation millis, max-inactive, types. */
@@ -71,6 +71,8 @@ public final class RequestSession {
   /** How many filter invocations are on the stack for this request. */
   public int depth;
   private boolean loaded;
+  /** Decoding failed on this side: no session for this request, and nothing is written. */
+  private boolean failed;
   private Carrier.Incoming incoming = Carrier.Incoming.NONE;
   private SessionToken token;
   private TokenException.Reason rejection;
@@ -93,7 +95,12 @@ public final class RequestSession {
     return settings;
   }
 
-  /** Decodes the incoming token, once. Rejections start a fresh (absent) session. */
+  /**
+   * Decodes the incoming token, once. Rejections start a fresh (absent) session. A failure on
+   * this side (a key source that throws, a reason that is no rejection) is thrown to the first
+   * caller and logged; for the rest of the request the session is unavailable: none is read,
+   * none can be created, and the client's cookie is left alone so nothing is lost.
+   */
   synchronized void load() {
     if (loaded) {
       return;
@@ -108,36 +115,76 @@ public final class RequestSession {
       reject(incoming.problem);
       return;
     }
+    SessionToken t;
     try {
-      SessionToken t = settings.codec.decode(incoming.token);
-      Meta meta = Meta.of(t.get(META, Map.class).orElseThrow(() -> new TokenException(
-          TokenException.Reason.MISSING_CLAIM, "the token carries no session metadata")));
-      long now = settings.clock.millis();
-      if (now >= meta.c + settings.absoluteLifetimeSeconds * 1000L) {
-        reject(TokenException.Reason.EXPIRED);
+      t = settings.codec.decode(incoming.token);
+    } catch (TokenException e) {
+      if (e.reason().isRejection()) {
+        reject(e.reason());
         return;
       }
-      for (String name : t.stateNames()) {
-        if (!name.equals(META) && !meta.t.containsKey(name)) {
-          throw new TokenException(TokenException.Reason.MALFORMED, "a state value has no recorded type");
-        }
-      }
-      token = t;
-      TokenHttpSession s = new TokenHttpSession(this, settings.attributes, context(), t, t.id(), meta.c,
-          t.issuedAt().toEpochMilli(), meta.m, false);
-      for (Map.Entry<String, String> e : meta.t.entrySet()) {
-        s.entries.put(e.getKey(), new TokenHttpSession.Entry(e.getValue()));
-      }
-      session = s;
-      long iat = t.issuedAt().getEpochSecond();
-      long life = t.expiresAt().getEpochSecond() - iat;
-      renewalPending = (now / 1000 - iat) >= settings.renewalFraction * life;
-    } catch (TokenException e) {
-      if (!e.reason().isRejection() && e.reason() != TokenException.Reason.STATE_MAPPING) {
-        throw e;
-      }
-      reject(e.reason() == TokenException.Reason.STATE_MAPPING ? TokenException.Reason.MALFORMED : e.reason());
+      throw failed(e);
+    } catch (RuntimeException e) {
+      throw failed(e);
     }
+    Meta meta;
+    try {
+      meta = Meta.of(t.get(META, Map.class).orElseThrow(() -> new TokenException(
+          TokenException.Reason.MISSING_CLAIM, "the token carries no session metadata")));
+    } catch (TokenException e) {
+      // Our own signature vouches for the token, but not in this filter's format.
+      reject(e.reason().isRejection() ? e.reason() : TokenException.Reason.MALFORMED);
+      return;
+    }
+    long now = settings.clock.millis();
+    if (now >= meta.c + settings.absoluteLifetimeSeconds * 1000L) {
+      reject(TokenException.Reason.EXPIRED);
+      return;
+    }
+    for (String name : t.stateNames()) {
+      if (!name.equals(META) && !meta.t.containsKey(name)) {
+        reject(TokenException.Reason.MALFORMED);
+        return;
+      }
+    }
+    TokenHttpSession s = new TokenHttpSession(this, settings.attributes, context(), t, t.id(), meta.c,
+        t.issuedAt().toEpochMilli(), meta.m, false);
+    for (Map.Entry<String, String> e : meta.t.entrySet()) {
+      TokenHttpSession.Entry entry = new TokenHttpSession.Entry(e.getValue());
+      boolean fits = settings.attributes.resolve(entry.typeName) != null;
+      if (fits && settings.newSessionOnBadAttribute) {
+        fits = s.read(e.getKey(), entry); // every value, now: a bad one must not surface later
+      }
+      if (!fits) {
+        if (settings.newSessionOnBadAttribute) {
+          settings.log.badAttribute(e.getKey(), entry.typeName, entry.problem(settings.attributes),
+              "started a fresh session (bad-attribute policy new-session)");
+          rejected(TokenException.Reason.STATE_MAPPING);
+          return;
+        }
+        dropped(e.getKey(), entry);
+        s.dirty = true; // the next token leaves it out
+        continue;
+      }
+      s.entries.put(e.getKey(), entry);
+    }
+    token = t;
+    session = s;
+    long iat = t.issuedAt().getEpochSecond();
+    long life = t.expiresAt().getEpochSecond() - iat;
+    renewalPending = (now / 1000 - iat) >= settings.renewalFraction * life;
+  }
+
+  /** A stored attribute that no longer reads back was left out of the session. */
+  void dropped(String name, TokenHttpSession.Entry entry) {
+    settings.log.badAttribute(name, entry.typeName, entry.problem(settings.attributes),
+        "dropped it from the session (bad-attribute policy drop)");
+  }
+
+  private RuntimeException failed(RuntimeException e) {
+    failed = true;
+    settings.log.internalFailure(e);
+    return e;
   }
 
   private ServletContext context() {
@@ -145,15 +192,19 @@ public final class RequestSession {
   }
 
   private void reject(TokenException.Reason reason) {
+    settings.log.rejected(reason);
+    rejected(reason);
+  }
+
+  private void rejected(TokenException.Reason reason) {
     rejection = reason;
     token = null;
     session = null;
     clearPending = true;
     request.setAttribute(rejectionAttribute, reason);
-    LOG.log(System.Logger.Level.DEBUG, "session token rejected ({0}); starting a fresh session", reason);
   }
 
-  TokenException.Reason rejection() {
+  synchronized TokenException.Reason rejection() {
     load();
     return rejection;
   }
@@ -166,6 +217,10 @@ public final class RequestSession {
     }
     if (!create) {
       return null;
+    }
+    if (failed) {
+      throw new IllegalStateException("the session is unavailable: the session token could not be read"
+          + " because of a failure on this server (see the log)");
     }
     if (response != null && response.isCommitted()) {
       throw new IllegalStateException("cannot create a session after the response has been committed");
@@ -194,7 +249,7 @@ public final class RequestSession {
     }
   }
 
-  String requestedId() {
+  synchronized String requestedId() {
     load();
     if (token != null) {
       return token.id();
@@ -202,12 +257,12 @@ public final class RequestSession {
     return rejection != null ? REJECTED_ID : null;
   }
 
-  boolean requestedIdValid() {
+  synchronized boolean requestedIdValid() {
     load();
     return token != null && session != null && session.valid && session.id.equals(token.id());
   }
 
-  boolean requestedFromCookie() {
+  synchronized boolean requestedFromCookie() {
     return settings.carrier.isCookie() && requestedId() != null;
   }
 
@@ -223,7 +278,7 @@ public final class RequestSession {
    * @param full also look for attribute values changed in place (re-serialises them)
    */
   public synchronized void checkpoint(HttpServletRequest req, HttpServletResponse raw, boolean full) {
-    if (!loaded || raw.isCommitted()) {
+    if (!loaded || failed || raw.isCommitted()) {
       return;
     }
     boolean lost = !written.isEmpty() && !settings.carrier.present(raw, written);
@@ -254,6 +309,15 @@ public final class RequestSession {
       s.valid = false;
       install(req, raw, null);
       return;
+    }
+    // Values never read in this request are copied forward from the token: first make sure
+    // each still reads back, so a renewal does not carry a broken value on to the next token.
+    for (Iterator<Map.Entry<String, TokenHttpSession.Entry>> it = s.entries.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, TokenHttpSession.Entry> e = it.next();
+      if (!e.getValue().loaded && !s.read(e.getKey(), e.getValue())) {
+        dropped(e.getKey(), e.getValue());
+        it.remove();
+      }
     }
     Claims.Builder b = token != null ? token.toClaims() : Claims.builder();
     b.sessionId(s.id).timeToLive(Duration.ofSeconds(ttl));
@@ -305,7 +369,7 @@ public final class RequestSession {
   }
 
   /** The reason the incoming token was rejected, if it was (and it was looked at). */
-  public Optional<TokenException.Reason> rejectionIfLoaded() {
+  public synchronized Optional<TokenException.Reason> rejectionIfLoaded() {
     return Optional.ofNullable(loaded ? rejection : null);
   }
 }

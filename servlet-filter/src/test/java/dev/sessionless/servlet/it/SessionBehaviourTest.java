@@ -368,8 +368,7 @@ class SessionBehaviourTest {
         .put("x", Map.of("value", "v")).build()));
     TestClient.Reply r = c.get("/s/read");
     assertEquals(200, r.status);
-    assertTrue(r.get("attr.x").startsWith("ISE:"), r.body);
-    assertTrue(r.get("attr.x").contains(canary), r.body);
+    assertEquals("[]", r.get("names"), "an attribute of a type not allowed is dropped: " + r.body);
     assertFalse(CanaryFlag.LOADED, "the class named in the token was loaded");
   }
 
@@ -590,7 +589,7 @@ class SessionBehaviourTest {
   }
 
   @Test
-  void storedValueThatNoLongerFitsItsClassIsAnIllegalStateNamingTheAttribute() {
+  void storedValueThatNoLongerFitsItsClassIsDroppedNotThrown() {
     TestClient c = client();
     TokenCodec same = TokenCodec.builder().keys(keys)
         .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofMinutes(30)).clock(clock).build();
@@ -599,6 +598,6 @@ class SessionBehaviourTest {
         .put("cart", List.of("not", "a", "cart")).build()));
     TestClient.Reply r = c.get("/s/read");
     assertEquals(200, r.status);
-    assertTrue(r.get("attr.cart").startsWith("ISE:session attribute 'cart'"), r.body);
+    assertEquals("[]", r.get("names"), "dropped, not thrown: " + r.body);
   }
 }

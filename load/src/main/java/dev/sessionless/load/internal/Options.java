@@ -1,0 +1,147 @@
+package dev.sessionless.load.internal;
+
+import dev.sessionless.load.LoadException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The load tool's command line: {@code PROFILE[,PROFILE…] [--name=value …]}. */
+public final class Options {
+  /** The profiles the tool knows. */
+  public static final List<String> PROFILES = List.of("peak", "stress", "soak", "flood");
+  /** The systems the tool knows. */
+  public static final List<String> SYSTEMS = List.of("sessionless", "session-sticky", "session-nonsticky");
+
+  public final List<String> profiles;
+  public final List<String> systems;
+  public final int maxUsers;
+  public final Duration step;
+  public final Duration warmup;
+  public final Duration think;
+  public final Duration systemWarmup;
+  public final double startRate;
+  public final double rateFactor;
+  public final int maxSteps;
+  public final double soakRate;
+  public final Duration soakDuration;
+  public final double p99LimitMillis;
+  public final double targetRate;
+  public final Path out;
+
+  private Options(Map<String, String> o, List<String> profiles) {
+    this.profiles = profiles;
+    this.systems = List.of(o.getOrDefault("systems", String.join(",", SYSTEMS)).split(","));
+    for (String s : systems) {
+      if (!SYSTEMS.contains(s)) {
+        throw bad("unknown system '" + s + "'; choose from " + SYSTEMS);
+      }
+    }
+    this.maxUsers = integer(o, "max-users", 64);
+    this.step = duration(o, "step", "5s");
+    this.warmup = duration(o, "warmup", "1s");
+    this.think = duration(o, "think", "0ms");
+    this.systemWarmup = duration(o, "system-warmup", "10s");
+    this.startRate = number(o, "start-rate", 200);
+    this.rateFactor = number(o, "rate-factor", 1.5);
+    this.maxSteps = integer(o, "max-steps", 8);
+    this.soakRate = number(o, "rate", 300);
+    this.soakDuration = duration(o, "duration", "60s");
+    this.p99LimitMillis = number(o, "p99-limit", 200);
+    this.targetRate = number(o, "target-rate", 1500);
+    this.out = Path.of(o.getOrDefault("out", "benchmarks/results"));
+    if (maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
+        || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0 || systemWarmup.isZero()) {
+      throw bad("out of range: max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
+    }
+  }
+
+  /**
+   * Parses the arguments.
+   *
+   * @throws LoadException {@link LoadException.Reason#INVALID_INPUT} with the usage
+   */
+  public static Options parse(String... args) {
+    if (args.length == 0 || args[0].startsWith("--")) {
+      throw bad("name a profile first");
+    }
+    List<String> profiles = new ArrayList<>();
+    for (String p : args[0].split(",")) {
+      if (!PROFILES.contains(p)) {
+        throw bad("unknown profile '" + p + "'");
+      }
+      profiles.add(p);
+    }
+    Map<String, String> o = new LinkedHashMap<>();
+    for (int i = 1; i < args.length; i++) {
+      String a = args[i];
+      int eq = a.indexOf('=');
+      if (!a.startsWith("--") || eq < 0) {
+        throw bad("expected --name=value, got '" + a + "'");
+      }
+      o.put(a.substring(2, eq), a.substring(eq + 1));
+    }
+    Options options = new Options(o, List.copyOf(profiles));
+    for (String k : o.keySet()) {
+      if (!List.of("systems", "max-users", "step", "warmup", "think", "start-rate", "rate-factor", "max-steps",
+          "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup").contains(k)) {
+        throw bad("unknown option --" + k);
+      }
+    }
+    return options;
+  }
+
+  /** The usage text. */
+  public static String usage() {
+    return String.join(System.lineSeparator(),
+        "usage: LoadTool PROFILE[,PROFILE...] [--name=value ...]",
+        "  profiles: peak (closed ramp 1, 2, 4 ... max-users; USL fit), stress (open rate ramp until p99 > limit,",
+        "            errors or a saturated injector), soak (steady open rate for --duration), flood (max-users at once)",
+        "  --systems=" + String.join(",", SYSTEMS) + "   (default all)",
+        "  --system-warmup=10s                                     untimed warm-up of each system before its profiles",
+        "  --max-users=64 --step=5s --warmup=1s --think=0ms       steps (warmup: the discarded start of each step)",
+        "  --start-rate=200 --rate-factor=1.5 --max-steps=8        stress",
+        "  --rate=300 --duration=60s                               soak",
+        "  --p99-limit=200 --target-rate=1500                      capacity plan (peak and stress together)",
+        "  --out=benchmarks/results                                where JSON, Markdown and PNG go");
+  }
+
+  private static LoadException bad(String what) {
+    return new LoadException(LoadException.Reason.INVALID_INPUT, what + System.lineSeparator() + usage());
+  }
+
+  private static int integer(Map<String, String> o, String k, int d) {
+    try {
+      return o.containsKey(k) ? Integer.parseInt(o.get(k)) : d;
+    } catch (NumberFormatException e) {
+      throw bad("--" + k + " must be a whole number");
+    }
+  }
+
+  private static double number(Map<String, String> o, String k, double d) {
+    try {
+      return o.containsKey(k) ? Double.parseDouble(o.get(k)) : d;
+    } catch (NumberFormatException e) {
+      throw bad("--" + k + " must be a number");
+    }
+  }
+
+  private static Duration duration(Map<String, String> o, String k, String d) {
+    String v = o.getOrDefault(k, d).strip().toLowerCase(Locale.ROOT);
+    try {
+      if (v.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+      } else if (v.endsWith("s")) {
+        return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
+      } else if (v.endsWith("m")) {
+        return Duration.ofSeconds(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 60));
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the error below
+    }
+    throw bad("--" + k + " must be a duration such as 500ms, 5s or 2m, got '" + v + "'");
+  }
+}

@@ -1,0 +1,58 @@
+package dev.sessionless.servlet.internal;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/** One pass of the filter: wraps the request and response once per request and saves the session. */
+public final class FilterRun {
+  private FilterRun() {}
+
+  /**
+   * Runs {@code chain} with the session wrappers, or straight through when an outer pass of
+   * this request is already on the stack (a second mapping, a forward or include).
+   */
+  public static void run(Settings s, HttpServletRequest request, HttpServletResponse res, FilterChain chain,
+      String rejectionAttribute) throws IOException, ServletException {
+    Object existing = request.getAttribute(RequestSession.ATTRIBUTE);
+    RequestSession state;
+    if (existing instanceof RequestSession) {
+      state = (RequestSession) existing;
+      if (state.depth > 0) {
+        chain.doFilter(request, res);
+        return;
+      }
+    } else {
+      state = new RequestSession(s, request, rejectionAttribute);
+      request.setAttribute(RequestSession.ATTRIBUTE, state);
+    }
+    SessionResponse response = new SessionResponse(res, state);
+    SessionRequest wrapped = new SessionRequest(request, response, state, rejectionAttribute);
+    response.request(wrapped);
+    state.depth++;
+    Throwable failure = null;
+    try {
+      chain.doFilter(wrapped, response);
+    } catch (IOException | ServletException | RuntimeException | Error e) {
+      failure = e;
+      throw e;
+    } finally {
+      state.depth--;
+      if (state.depth == 0) {
+        s.tick();
+      }
+      if (state.depth == 0 && !wrapped.isAsyncStarted()) {
+        try {
+          response.save();
+        } catch (RuntimeException e) {
+          if (failure == null) {
+            throw e;
+          }
+          failure.addSuppressed(e);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package dev.sessionless.servlet;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The builder refuses a Jackson setup under which a token's JSON could pick a class to instantiate. */
+class AttributeTypeSafetyTest {
+  private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.HS256));
+
+  private SessionlessFilter.Builder valid() {
+    return SessionlessFilter.builder().keys(keys).issuer("i").audience("a");
+  }
+
+  /** A class-level id that names any class. */
+  @JsonTypeInfo(use = JsonTypeInfo.Id.CLASS)
+  public static class ClassTyped {
+    public String label;
+  }
+
+  /** A property whose id names any class. */
+  public static class MinimalClassProperty {
+    @JsonTypeInfo(use = JsonTypeInfo.Id.MINIMAL_CLASS)
+    public Pet pet;
+  }
+
+  /** A harmless value type. */
+  public static class Pet {
+    public String name;
+  }
+
+  /** Reaches a class-typed class through a list property. */
+  public static class Nested {
+    public List<ClassTyped> items;
+  }
+
+  /** An Object-typed property. */
+  public static class Untyped {
+    public Object anything;
+  }
+
+  /** An Object-typed map value, reached through a getter and setter. */
+  public static class UntypedMap {
+    private Map<String, Object> extras;
+
+    public Map<String, Object> getExtras() {
+      return extras;
+    }
+
+    public void setExtras(Map<String, Object> extras) {
+      this.extras = extras;
+    }
+  }
+
+  /** Name-based ids: a closed set of subtypes. */
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME)
+  @JsonSubTypes({@JsonSubTypes.Type(value = Cat.class, name = "cat")})
+  public abstract static class Animal {
+    public String name;
+  }
+
+  /** A named subtype. */
+  public static class Cat extends Animal {}
+
+  /** A safe type holding safe types. */
+  public static class Household {
+    public List<Animal> animals;
+    public Map<String, Pet> pets;
+  }
+
+  private static void assertRefused(SessionlessFilter.Builder b, String... mentions) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
+    for (String m : mentions) {
+      assertTrue(e.getMessage().contains(m), e.getMessage());
+    }
+  }
+
+  @Test
+  void mapperWithDefaultTypingIsRefused() {
+    ObjectMapper typed = JsonMapper.builder().activateDefaultTyping(
+        BasicPolymorphicTypeValidator.builder().allowIfBaseType(Object.class).build(),
+        ObjectMapper.DefaultTyping.NON_FINAL).build();
+    assertRefused(valid().objectMapper(typed), "default typing");
+  }
+
+  @Test
+  void classBasedTypeIdsOnTheClassAPropertyOrAReachableTypeAreRefused() {
+    assertRefused(valid().attributeTypes(ClassTyped.class), ClassTyped.class.getName(), "CLASS");
+    assertRefused(valid().attributeTypes(MinimalClassProperty.class), "'pet'", "MINIMAL_CLASS");
+    assertRefused(valid().attributeTypes(Nested.class), "'items'", ClassTyped.class.getName());
+  }
+
+  @Test
+  void objectTypedPropertiesAreRefused() {
+    assertRefused(valid().attributeTypes(Untyped.class), "'anything'", "Object");
+    assertRefused(valid().attributeTypes(UntypedMap.class), "'extras'", "Object");
+  }
+
+  @Test
+  void nameBasedTypeIdsAndConcreteTypesAreAccepted() {
+    valid().attributeTypes(Household.class, Pet.class, Cat.class).build();
+  }
+}

@@ -1,0 +1,198 @@
+package dev.sessionless.servlet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.core.Claims;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.keyring.EncryptedJwks;
+import dev.sessionless.keyring.Keyring;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
+
+/** Init parameters: key sources from the environment, and clear errors. */
+class InitParamsTest {
+  private static final String SECRET = Base64.getUrlEncoder().withoutPadding().encodeToString(new SecureRandom().generateSeed(32));
+
+  private static Keyring applied(Map<String, String> params, Map<String, String> env) throws Exception {
+    Map<String, String> all = new HashMap<>(Map.of("issuer", "i", "audience", "a"));
+    all.putAll(params);
+    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    Keyring k = InitParams.apply(all::get, env::get, b, InitParamsTest.class.getClassLoader());
+    try {
+      b.build();
+    } catch (RuntimeException e) {
+      k.close();
+      throw e;
+    }
+    return k;
+  }
+
+  @Test
+  void keysEnvAndKeyringEnvironmentGiveOneSecretTheSameKidSoNodesAcceptEachOthersTokens() throws Exception {
+    Map<String, String> env = Map.of("APP_KEYS", SECRET);
+    try (Keyring fromWebXml = applied(Map.of("keys.env", "APP_KEYS"), env);
+        Keyring fromCode = Keyring.builder().environmentReader(env::get).environment("APP_KEYS").build()) {
+      assertEquals(fromCode.current().keys().get(0).kid(), fromWebXml.current().keys().get(0).kid());
+      TokenCodec a = TokenCodec.builder().keys(fromWebXml).issuer("i").audience("a").timeToLive(Duration.ofMinutes(5)).build();
+      TokenCodec b = TokenCodec.builder().keys(fromCode).issuer("i").audience("a").timeToLive(Duration.ofMinutes(5)).build();
+      assertEquals("v", b.decode(a.encode(Claims.builder().put("x", "v").build())).get("x", String.class).orElseThrow());
+      assertEquals("v", a.decode(b.encode(Claims.builder().put("x", "v").build())).get("x", String.class).orElseThrow());
+    }
+  }
+
+  @Test
+  void environmentVariableMayHoldAJwks() throws Exception {
+    String jwks = KeySet.of(TokenKey.generate("k9", Algorithm.HS256)).toJwksWithSecrets();
+    try (Keyring k = applied(Map.of("keys.env", "KEYS"), Map.of("KEYS", jwks))) {
+      assertEquals("k9", k.current().keys().get(0).kid());
+    }
+  }
+
+  @Test
+  void keysThatCannotSignTheConfiguredAlgorithmAreRefusedAtInit() {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> applied(Map.of("keys.env", "KEYS", "algorithm", "HS512"), Map.of("KEYS", SECRET)));
+    assertTrue(e.getMessage().contains("HS512"), e.getMessage());
+  }
+
+  @Test
+  void encryptedKeyFileOpensWithAPasswordFromAFileOrTheEnvironment(@TempDir Path dir) throws Exception {
+    KeySet keys = KeySet.of(TokenKey.generate("enc", Algorithm.HS256));
+    char[] password = "correct horse battery".toCharArray();
+    Path file = dir.resolve("keys.jwe");
+    Files.writeString(file, EncryptedJwks.encrypt(keys, password, EncryptedJwks.MIN_WRITE_ITERATIONS));
+    Path passwordFile = dir.resolve("password");
+    Files.writeString(passwordFile, "correct horse battery\n");
+    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.password-file", passwordFile.toString()),
+        Map.of())) {
+      assertEquals("enc", k.current().keys().get(0).kid());
+    }
+    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.password-env", "KEYS_PASSWORD"),
+        Map.of("KEYS_PASSWORD", "correct horse battery"))) {
+      assertEquals("enc", k.current().keys().get(0).kid());
+    }
+    assertThrows(RuntimeException.class, () -> applied(Map.of("keys.file", file.toString(),
+        "keys.password-env", "KEYS_PASSWORD"), Map.of("KEYS_PASSWORD", "wrong horse battery")));
+  }
+
+  @Test
+  void encryptedKeyFileOpensWithAKeyEncryptionKeyFromTheEnvironmentOrAFile(@TempDir Path dir) throws Exception {
+    KeySet keys = KeySet.of(TokenKey.generate("kek", Algorithm.HS256));
+    byte[] kek = new byte[EncryptedJwks.KEK_BYTES];
+    new SecureRandom().nextBytes(kek);
+    String kekText = Base64.getUrlEncoder().withoutPadding().encodeToString(kek);
+    Path file = dir.resolve("keys.jwe");
+    Files.writeString(file, EncryptedJwks.encrypt(keys, kek));
+    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.kek-env", "KEYS_KEK"),
+        Map.of("KEYS_KEK", kekText))) {
+      assertEquals("kek", k.current().keys().get(0).kid());
+    }
+    Path kekFile = dir.resolve("kek");
+    Files.writeString(kekFile, kekText + "\n");
+    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.kek-file", kekFile.toString()), Map.of())) {
+      assertEquals("kek", k.current().keys().get(0).kid());
+    }
+  }
+
+  @Test
+  void plainKeyFileIsRefusedWhenASecretIsConfiguredForIt(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("keys.jwks");
+    Files.writeString(file, KeySet.of(TokenKey.generate("p", Algorithm.HS256)).toJwksWithSecrets());
+    assertThrows(RuntimeException.class, () -> applied(Map.of("keys.file", file.toString(),
+        "keys.password-env", "P"), Map.of("P", "correct horse battery")));
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> applied(Map.of("keys.file",
+        file.toString(), "keys.password-env", "P", "keys.kek-env", "K"), Map.of()));
+    assertTrue(e.getMessage().contains("at most one"), e.getMessage());
+  }
+
+  @Test
+  void keysFromTheNamedEnvironmentVariableBuildAFilter() throws Exception {
+    Map<String, String> params = Map.of("keys.env", "APP_KEYS", "issuer", "i", "audience", "a",
+        "renewal-fraction", "0.3", "header", "X-S");
+    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    try (Keyring k = InitParams.apply(params::get, Map.of("APP_KEYS", SECRET)::get, b, getClass().getClassLoader())) {
+      b.build();
+    }
+  }
+
+  @Test
+  void missingOrDoubleKeySourceIsRefused() {
+    assertThrows(IllegalStateException.class, () -> InitParams.apply(Map.<String, String>of()::get,
+        Map.<String, String>of()::get, SessionlessFilter.builder(), null));
+    assertThrows(IllegalStateException.class, () -> InitParams.apply(
+        Map.of("keys.env", "A", "keys.file", "/x")::get, Map.<String, String>of()::get,
+        SessionlessFilter.builder(), null));
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> InitParams.apply(
+        Map.of("keys.env", "UNSET_VAR")::get, Map.<String, String>of()::get, SessionlessFilter.builder(), null));
+    assertTrue(e.getMessage().contains("UNSET_VAR"));
+  }
+
+  @Test
+  void nonNumericLifetimeIsRefusedNamingTheParameter() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> InitParams.apply(
+        Map.of("keys.env", "K", "max-inactive-interval", "30m")::get, Map.of("K", SECRET)::get,
+        SessionlessFilter.builder(), null));
+    assertTrue(e.getMessage().contains("max-inactive-interval"), e.getMessage());
+  }
+
+  @Test
+  void keysFileIsALiveKeyringThatPicksUpARotatedFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path file = dir.resolve("keys.jwks");
+    KeySet first = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+    java.nio.file.Files.writeString(file, first.toJwksWithSecrets());
+    Map<String, String> params = Map.of("keys.file", file.toString(), "keys.file.poll-seconds", "1",
+        "issuer", "i", "audience", "a");
+    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    try (dev.sessionless.keyring.Keyring keyring =
+        InitParams.apply(params::get, Map.<String, String>of()::get, b, getClass().getClassLoader())) {
+      b.build();
+      assertTrue(keyring.current().key("k1").isPresent());
+      java.nio.file.Files.writeString(file, first.with(TokenKey.generate("k2", Algorithm.HS256)).toJwksWithSecrets());
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (keyring.current().key("k2").isEmpty()) {
+        assertTrue(System.nanoTime() < deadline, "the rotated file was not picked up");
+        Thread.sleep(20);
+      }
+    }
+  }
+
+  @Test
+  void keysFilePollBelowOneSecondIsRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> InitParams.apply(
+        Map.of("keys.file", dir.resolve("k.jwks").toString(), "keys.file.poll-seconds", "0")::get,
+        Map.<String, String>of()::get, SessionlessFilter.builder(), null));
+    assertTrue(e.getMessage().contains("keys.file.poll-seconds"), e.getMessage());
+  }
+
+  @Test
+  void badAttributePolicyAndCookieSecureAreReadAndCheckedAsInitParameters() throws Exception {
+    Map<String, String> env = Map.of("K", SECRET);
+    try (Keyring k = applied(Map.of("keys.env", "K", "bad-attribute", "new-session", "cookie.secure", "true"), env)) {
+      assertTrue(k.current().keys().size() == 1);
+    }
+    try (Keyring k = applied(Map.of("keys.env", "K", "bad-attribute", "drop", "cookie.secure", "false"), env)) {
+      assertTrue(k.current().keys().size() == 1);
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> applied(Map.of("keys.env", "K", "bad-attribute", "ignore"), env));
+    assertTrue(e.getMessage().contains("bad-attribute"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> applied(Map.of("keys.env", "K", "cookie.secure", "auto"), env));
+    assertTrue(e.getMessage().contains("cookie.secure"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> applied(Map.of("keys.env", "K", "cookie.name", "__Host-S",
+        "cookie.domain", "shop.example"), env));
+    assertTrue(e.getMessage().contains("__Host-"), e.getMessage());
+  }
+}
