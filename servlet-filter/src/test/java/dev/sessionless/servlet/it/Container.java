@@ -21,8 +21,13 @@ public abstract class Container implements AutoCloseable {
   /** The port it listens on. */
   public abstract int port();
 
-  /** The container's name, for test display. */
+  /** The container's kind, {@code jetty} or {@code tomcat}, for test display and conditions. */
   public abstract String name();
+
+  /** The container's version and flavour, e.g. {@code 12.1.14-ee11}; for test display. */
+  public String version() {
+    return "unknown";
+  }
 
   /** Stops it. */
   public abstract void stop();

@@ -9,7 +9,7 @@ import jakarta.servlet.ServletContainerInitializer;
  * suites in it.
  */
 public interface ContainerFactory {
-  /** The container and its version, e.g. {@code tomcat-11.0.27}. */
+  /** The container kind and flavour, e.g. {@code jetty-ee11}; for test display. */
   String name();
 
   /** Starts the container on a loopback port with {@code setup} (see {@link Container}). */

@@ -30,7 +30,7 @@ public final class JettyServers {
       server.setHandler(context);
       server.start();
       int port = connector.getLocalPort();
-      String name = "jetty-" + Jetty.VERSION + "-" + flavour;
+      String version = Jetty.VERSION + "-" + flavour;
       return new Container() {
         @Override
         public int port() {
@@ -39,7 +39,12 @@ public final class JettyServers {
 
         @Override
         public String name() {
-          return name;
+          return "jetty";
+        }
+
+        @Override
+        public String version() {
+          return version;
         }
 
         @Override

@@ -73,7 +73,7 @@ class ResponseCommitTest {
   void containerAndApiAreTheServletVersionThisRunIsFor() {
     String expected = System.getProperty("sessionless.it.servlet-version");
     TestClient.Reply r = client().get("/c/version");
-    assertEquals(expected, r.get("container"), container.name());
+    assertEquals(expected, r.get("container"), container.name() + " " + container.version());
     assertEquals(expected, r.get("api"), "the Servlet API on the class path");
   }
 

@@ -47,7 +47,7 @@ public final class TomcatContainerFactory implements ContainerFactory {
       context.addErrorPage(page);
       tomcat.start();
       int port = tomcat.getConnector().getLocalPort();
-      String name = "tomcat-" + ServerInfo.getServerNumber();
+      String version = ServerInfo.getServerNumber();
       return new Container() {
         @Override
         public int port() {
@@ -56,7 +56,12 @@ public final class TomcatContainerFactory implements ContainerFactory {
 
         @Override
         public String name() {
-          return name;
+          return "tomcat";
+        }
+
+        @Override
+        public String version() {
+          return version;
         }
 
         @Override
