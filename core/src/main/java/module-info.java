@@ -3,7 +3,9 @@
  * model (immutable key-set snapshots with key IDs) and the verification cache.
  *
  * <p>Exports exactly one package, {@code dev.sessionless.core}; everything under
- * {@code dev.sessionless.core.internal} is implementation detail.
+ * {@code dev.sessionless.core.internal} is implementation detail, exported only to the sibling
+ * modules {@code dev.sessionless.keyring} and {@code dev.sessionless.servlet} (one base64url
+ * codec, one kid rule).
  */
 module dev.sessionless.core {
   requires transitive com.fasterxml.jackson.databind;
@@ -12,4 +14,6 @@ module dev.sessionless.core {
   requires org.bouncycastle.provider;
 
   exports dev.sessionless.core;
+  // The sibling modules share the strict base64url codec and the kid rule instead of copying them.
+  exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.servlet;
 }

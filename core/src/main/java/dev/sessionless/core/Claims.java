@@ -1,5 +1,6 @@
 package dev.sessionless.core;
 
+import dev.sessionless.core.internal.ClaimRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -33,6 +34,26 @@ public final class Claims {
     this.notBefore = b.notBefore;
     this.timeToLive = b.timeToLive;
     this.state = Collections.unmodifiableMap(new LinkedHashMap<>(b.state));
+  }
+
+  /** The latest NumericDate a decoder accepts: 9999-12-31T23:59:59Z. */
+  static final long MAX_EPOCH_SECOND = ClaimRules.MAX_NUMERIC_DATE;
+
+  /** The one rule for a token lifetime, for the codec's and for one token's. */
+  static Duration checkTimeToLive(Duration ttl, String option) {
+    Objects.requireNonNull(ttl, option);
+    if (ttl.isNegative() || ttl.getSeconds() < 1) {
+      throw new IllegalArgumentException(option + " must be at least one second, got " + ttl);
+    }
+    if (ttl.getNano() != 0) {
+      throw new IllegalArgumentException(option + " must be a whole number of seconds (tokens carry seconds), got "
+          + ttl + ": round it to seconds");
+    }
+    if (ttl.compareTo(TokenCodec.MAX_TIME_TO_LIVE) > 0) {
+      throw new IllegalArgumentException(option + " must be at most " + TokenCodec.MAX_TIME_TO_LIVE.toDays()
+          + " days (no browser keeps a cookie longer), got " + ttl);
+    }
+    return ttl;
   }
 
   /** An empty builder: a new session id is chosen at encode time. */
@@ -124,23 +145,36 @@ public final class Claims {
       return this;
     }
 
-    /** Sets a not-before instant ({@code nbf}). */
+    /**
+     * Sets a not-before instant ({@code nbf}). Tokens carry whole seconds, so the instant must
+     * be a whole second (use {@code truncatedTo(ChronoUnit.SECONDS)}); it must also come before
+     * the token's {@code exp}, which {@link TokenCodec#encode(Claims)} checks.
+     *
+     * @throws IllegalArgumentException if it has a fraction of a second, or lies before 1970 or
+     *     after 9999
+     */
     public Builder notBefore(Instant notBefore) {
-      this.notBefore = Objects.requireNonNull(notBefore, "notBefore");
+      Objects.requireNonNull(notBefore, "notBefore");
+      if (notBefore.getNano() != 0) {
+        throw new IllegalArgumentException("notBefore must be a whole second (tokens carry seconds), got "
+            + notBefore + ": truncate it to seconds");
+      }
+      if (notBefore.getEpochSecond() < 0 || notBefore.getEpochSecond() > MAX_EPOCH_SECOND) {
+        throw new IllegalArgumentException("notBefore must lie between 1970 and 9999, got " + notBefore);
+      }
+      this.notBefore = notBefore;
       return this;
     }
 
     /**
-     * Gives this token its own lifetime instead of the codec's.
+     * Gives this token its own lifetime instead of the codec's: whole seconds, from one second
+     * to {@link TokenCodec#MAX_TIME_TO_LIVE}.
      *
-     * @throws IllegalArgumentException if not positive
+     * @throws IllegalArgumentException if shorter than a second, not a whole number of seconds,
+     *     or longer than the maximum
      */
     public Builder timeToLive(Duration ttl) {
-      Objects.requireNonNull(ttl, "ttl");
-      if (ttl.isNegative() || ttl.isZero()) {
-        throw new IllegalArgumentException("timeToLive must be positive, got " + ttl);
-      }
-      this.timeToLive = ttl;
+      this.timeToLive = checkTimeToLive(ttl, "timeToLive");
       return this;
     }
 

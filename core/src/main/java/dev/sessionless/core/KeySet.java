@@ -1,14 +1,13 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.internal.HeaderIndex;
-import dev.sessionless.core.internal.JwkJson;
+import dev.sessionless.core.internal.Sha256;
+import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +33,7 @@ public final class KeySet implements KeySource {
   private final Map<String, TokenKey> byKid;
   private final List<TokenKey> keys;
   private final HeaderIndex<TokenKey> headers;
+  private volatile byte[] fingerprint;
 
   private KeySet(List<TokenKey> keys) {
     Map<String, TokenKey> m = new HashMap<>();
@@ -123,6 +123,30 @@ public final class KeySet implements KeySource {
     return k != null && k.verifiesAt(now) ? Optional.of(k) : Optional.empty();
   }
 
+  /**
+   * Whether {@code other} holds the same keys as this set: the same kids, each with the same
+   * algorithm, lifecycle and material (see {@link TokenKey#sameAs(TokenKey)}), in any order. A
+   * digest of the content is computed once per snapshot, so asking again is cheap.
+   */
+  public boolean sameContentAs(KeySet other) {
+    return other == this || (other != null && MessageDigest.isEqual(fingerprint(), other.fingerprint()));
+  }
+
+  private byte[] fingerprint() {
+    byte[] f = fingerprint;
+    if (f == null) {
+      List<TokenKey> sorted = new ArrayList<>(keys);
+      sorted.sort(Comparator.comparing(TokenKey::kid));
+      MessageDigest md = Sha256.newDigest();
+      for (TokenKey k : sorted) {
+        k.digestContent(md);
+      }
+      f = md.digest();
+      fingerprint = f;
+    }
+    return f;
+  }
+
   /** A copy with {@code key} added, or replacing the key with the same kid. */
   public KeySet with(TokenKey key) {
     Map<String, TokenKey> m = new LinkedHashMap<>();
@@ -148,28 +172,12 @@ public final class KeySet implements KeySource {
    *     or two keys share a kid
    */
   public static KeySet fromJwks(String json) {
-    Objects.requireNonNull(json, "json");
-    JsonNode root = JwkJson.readTree(json, "JWKS");
-    if (root == null || !root.isObject() || !root.path("keys").isArray()) {
-      throw new IllegalArgumentException("a JWKS must be a JSON object with a \"keys\" array");
-    }
-    List<TokenKey> keys = new ArrayList<>();
-    for (JsonNode n : root.get("keys")) {
-      keys.add(TokenKey.fromJwk(n));
-    }
-    return new KeySet(keys);
+    return new KeySet(Jwk.readSet(json));
   }
 
   /** The public JWKS: the public part of every ES256 and EdDSA key; symmetric keys are left out. */
   public String toPublicJwks() {
-    ObjectNode root = JwkJson.MAPPER.createObjectNode();
-    ArrayNode arr = root.putArray("keys");
-    for (TokenKey k : keys) {
-      if (!k.algorithm().isSymmetric()) {
-        arr.add(k.toJwkNode(false));
-      }
-    }
-    return root.toString();
+    return Jwk.writeSet(keys, false);
   }
 
   /**
@@ -177,12 +185,7 @@ public final class KeySet implements KeySource {
    * belong.
    */
   public String toJwksWithSecrets() {
-    ObjectNode root = JwkJson.MAPPER.createObjectNode();
-    ArrayNode arr = root.putArray("keys");
-    for (TokenKey k : keys) {
-      arr.add(k.toJwkNode(true));
-    }
-    return root.toString();
+    return Jwk.writeSet(keys, true);
   }
 
   /** The keys' kids, algorithms and lifecycles; never key material. */

@@ -6,6 +6,13 @@ package dev.sessionless.core;
  * snapshot that a background task replaces when keys change. {@link KeySet} itself is the
  * simplest source: a fixed set.
  *
+ * <p><b>Snapshots and the verification cache.</b> The codec keeps its verification cache while
+ * {@link #current()} returns the same keys: the same instance, or a new {@link KeySet} with the
+ * same content ({@link KeySet#sameContentAs(KeySet)}: same kids, algorithms, lifecycles and
+ * material). A set with any difference empties the cache. Return the same instance while nothing
+ * changed (the cheapest case); a source that rebuilds an equal set on every refresh costs one
+ * content digest per new instance, not a cold cache.
+ *
  * <p>Implementations must be thread-safe. The keyring module provides live sources (files,
  * environment, HTTP JWKS) with background refresh.
  */

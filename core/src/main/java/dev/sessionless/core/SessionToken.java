@@ -85,6 +85,15 @@ public final class SessionToken {
     return expiresAt;
   }
 
+  long issuedAtSecond() {
+    return issuedAt;
+  }
+
+  /** The {@code nbf} in seconds, or {@code Long.MIN_VALUE} when the token has none. */
+  long notBeforeSecond() {
+    return notBefore;
+  }
+
   /** The token's not-before instant ({@code nbf}), if it has one. */
   public Optional<Instant> notBefore() {
     return notBefore == Long.MIN_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochSecond(notBefore));

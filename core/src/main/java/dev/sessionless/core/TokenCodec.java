@@ -1,32 +1,12 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sessionless.core.TokenException.Reason;
-import dev.sessionless.core.internal.AesGcmEngine;
-import dev.sessionless.core.internal.Base64Url;
-import dev.sessionless.core.internal.ByteSink;
-import dev.sessionless.core.internal.ClaimsReader;
-import dev.sessionless.core.internal.Deflate;
-import dev.sessionless.core.internal.HeaderIndex;
-import dev.sessionless.core.internal.HeaderParser;
 import dev.sessionless.core.internal.Json;
-import dev.sessionless.core.internal.KeyEngine;
-import dev.sessionless.core.internal.ParsedClaims;
-import dev.sessionless.core.internal.RawJson;
-import dev.sessionless.core.internal.Scratch;
-import dev.sessionless.core.internal.Utf8;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -62,41 +42,31 @@ import java.util.Set;
  * (JWE), RFC 7519 (JWT).
  */
 public final class TokenCodec {
-  private static final SecureRandom RANDOM = new SecureRandom();
-  private static final byte DOT = '.';
+  /**
+   * The longest time-to-live a token may have, for the codec and for one token: 400 days,
+   * the longest any major browser keeps a cookie.
+   */
+  public static final Duration MAX_TIME_TO_LIVE = Duration.ofDays(400);
 
   private final KeySource keys;
   private final Algorithm algorithm;
-  private final Set<Algorithm> accepted;
-  private final String issuer;
-  private final String audience;
-  private final char[] issuerChars;
-  private final char[] audienceChars;
   private final long ttlSeconds;
-  private final long leewaySeconds;
   private final Clock clock;
   private final int maxTokenLength;
-  private final boolean compress;
-  private final ObjectMapper mapper;
-  private final Cache<CacheKey, SessionToken> cache;
-  private volatile KeySet cachedUnder;
+  private final CompactWriter writer;
+  private final Verifier verifier;
+  private final VerificationCache cache;
 
   private TokenCodec(Builder b) {
     this.keys = b.keys;
     this.algorithm = b.algorithm;
-    this.accepted = b.accepted;
-    this.issuer = b.issuer;
-    this.audience = b.audience;
-    this.issuerChars = b.issuer.toCharArray();
-    this.audienceChars = b.audience.toCharArray();
     this.ttlSeconds = b.timeToLive.getSeconds();
-    this.leewaySeconds = b.clockSkew.getSeconds();
     this.clock = b.clock;
     this.maxTokenLength = b.maxTokenLength;
-    this.compress = b.compress;
-    this.mapper = b.mapper;
-    this.cache = b.cacheSize == 0 ? null
-        : Caffeine.newBuilder().maximumSize(b.cacheSize).executor(Runnable::run).build();
+    this.writer = new CompactWriter(b.issuer, b.audience, b.maxTokenLength, b.compress, b.mapper);
+    this.verifier = new Verifier(b.keys, b.accepted, b.issuer, b.audience, b.clockSkew.getSeconds(),
+        b.clock, b.maxTokenLength, b.mapper);
+    this.cache = b.cacheSize == 0 ? null : new VerificationCache(b.cacheSize, verifier, b.clock);
   }
 
   /** A builder; {@code keys}, {@code issuer}, {@code audience} and {@code timeToLive} are required. */
@@ -117,7 +87,10 @@ public final class TokenCodec {
    *
    * @throws TokenException {@code NO_SIGNING_KEY} if no key may sign now; {@code STATE_MAPPING}
    *     if a state value cannot be written as JSON; {@code TOO_LARGE} if the token would exceed
-   *     the maximum token length
+   *     the maximum token length; {@code INTERNAL} if the clock reads a time before 1970 or so
+   *     late that the expiry would pass the year 9999
+   * @throws IllegalArgumentException if the claims' {@code notBefore} is not before the token's
+   *     expiry (the token would never be valid)
    */
   public String encode(Claims claims) {
     Objects.requireNonNull(claims, "claims");
@@ -130,116 +103,17 @@ public final class TokenCodec {
               + algorithm.joseName() + " key with its private part, or check the lifecycle instants");
     }
     long ttl = claims.timeToLive().map(Duration::getSeconds).orElse(ttlSeconds);
-    ByteSink payload = writePayload(claims, now, now + ttl);
-    byte[] token = algorithm.isEncrypting()
-        ? encrypt(key, payload.array(), payload.size())
-        : sign(key, payload.array(), payload.size());
-    return new String(token, StandardCharsets.ISO_8859_1);
-  }
-
-  private ByteSink writePayload(Claims claims, long now, long exp) {
-    ByteSink sink = ByteSink.reset();
-    try (JsonGenerator g = Json.STRICT.createGenerator(sink)) {
-      g.writeStartObject();
-      g.writeStringField("iss", issuer);
-      g.writeStringField("aud", audience);
-      if (claims.subject().isPresent()) {
-        g.writeStringField("sub", claims.subject().get());
-      }
-      g.writeNumberField("iat", now);
-      if (claims.notBefore().isPresent()) {
-        g.writeNumberField("nbf", claims.notBefore().get().getEpochSecond());
-      }
-      g.writeNumberField("exp", exp);
-      g.writeStringField("jti", claims.sessionId().orElseGet(TokenCodec::newSessionId));
-      Map<String, Object> state = claims.state();
-      if (!state.isEmpty()) {
-        g.writeObjectFieldStart(ClaimsReader.STATE_CLAIM);
-        for (Map.Entry<String, Object> e : state.entrySet()) {
-          g.writeFieldName(e.getKey());
-          Object v = e.getValue();
-          if (v instanceof RawJson) {
-            g.writeRawValue(((RawJson) v).json());
-          } else {
-            try {
-              mapper.writeValue(g, v);
-            } catch (IOException | RuntimeException ex) {
-              throw new TokenException(Reason.STATE_MAPPING,
-                  "state value '" + e.getKey() + "' of type " + v.getClass().getName()
-                      + " cannot be written as JSON: make it a record, bean, map or list Jackson can write",
-                  ex);
-            }
-          }
-        }
-        g.writeEndObject();
-      }
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new IllegalStateException("writing a payload to memory failed", e);
+    long exp = now + ttl;
+    if (now < 0 || exp > Claims.MAX_EPOCH_SECOND) {
+      throw new TokenException(Reason.INTERNAL, "the clock reads " + java.time.Instant.ofEpochSecond(now)
+          + ", where no token this codec could read can be made: check the clock");
     }
-    return sink;
-  }
-
-  /** 128 random bits, base64url: a new session id. */
-  static String newSessionId() {
-    byte[] b = new byte[16];
-    RANDOM.nextBytes(b);
-    return Base64Url.encode(b);
-  }
-
-  private byte[] sign(TokenKey key, byte[] payload, int len) {
-    byte[] header = key.header(false);
-    KeyEngine engine = key.engine();
-    int total = header.length + 1 + Base64Url.encodedLength(len) + 1
-        + Base64Url.encodedLength(engine.signatureLength());
-    checkLength(total);
-    byte[] out = new byte[total];
-    System.arraycopy(header, 0, out, 0, header.length);
-    int o = header.length;
-    out[o++] = DOT;
-    o += Base64Url.encode(payload, 0, len, out, o);
-    byte[] sig = Scratch.get().mac;
-    int sigLen = engine.sign(out, o, sig);
-    out[o++] = DOT;
-    Base64Url.encode(sig, 0, sigLen, out, o);
-    return out;
-  }
-
-  private byte[] encrypt(TokenKey key, byte[] payload, int len) {
-    byte[] plain = payload;
-    int plainLen = len;
-    if (compress) {
-      plain = Deflate.deflate(payload, len);
-      plainLen = plain.length;
+    if (claims.notBefore().isPresent() && claims.notBefore().get().getEpochSecond() >= exp) {
+      throw new IllegalArgumentException("the claims' notBefore " + claims.notBefore().get()
+          + " is not before the token's expiry " + java.time.Instant.ofEpochSecond(exp)
+          + ": such a token would never be valid; move notBefore earlier or the time-to-live later");
     }
-    byte[] header = key.header(compress);
-    int ctLen = plainLen + AesGcmEngine.TAG_BYTES;
-    int total = header.length + 2 + Base64Url.encodedLength(AesGcmEngine.IV_BYTES) + 1
-        + Base64Url.encodedLength(plainLen) + 1 + Base64Url.encodedLength(AesGcmEngine.TAG_BYTES);
-    checkLength(total);
-    Scratch scratch = Scratch.get();
-    byte[] ct = new byte[ctLen];
-    byte[] iv = scratch.iv;
-    ((AesGcmEngine) key.engine()).encrypt(header, header.length, plain, plainLen, RANDOM, iv, ct);
-    byte[] out = new byte[total];
-    System.arraycopy(header, 0, out, 0, header.length);
-    int o = header.length;
-    out[o++] = DOT;
-    out[o++] = DOT; // dir: the encrypted key is empty
-    o += Base64Url.encode(iv, 0, AesGcmEngine.IV_BYTES, out, o);
-    out[o++] = DOT;
-    o += Base64Url.encode(ct, 0, plainLen, out, o);
-    out[o++] = DOT;
-    Base64Url.encode(ct, plainLen, AesGcmEngine.TAG_BYTES, out, o);
-    return out;
-  }
-
-  private void checkLength(int total) {
-    if (total > maxTokenLength) {
-      throw new TokenException(Reason.TOO_LARGE,
-          "the token would be " + total + " characters, over the limit of " + maxTokenLength
-              + ": keep less state in the session or raise maxTokenLength");
-    }
+    return writer.write(key, claims, now, exp);
   }
 
   // ---------------------------------------------------------------------------------- decode
@@ -259,270 +133,27 @@ public final class TokenCodec {
       throw new TokenException(Reason.TOO_LARGE,
           "the token is " + n + " characters, over the limit of " + maxTokenLength);
     }
-    KeySet set = keys.current();
-    if (cache != null) {
-      SessionToken hit = cachedOrNull(token, set);
-      if (hit != null) {
-        return hit;
-      }
-    }
-    SessionToken verified;
     try {
-      verified = verify(token, n, set);
+      KeySet set = keys.current();
+      if (cache != null) {
+        SessionToken hit = cache.getOrNull(token, set);
+        if (hit != null) {
+          return hit;
+        }
+      }
+      SessionToken verified = verifier.verify(token, n, set);
+      if (cache != null) {
+        cache.put(token, verified);
+      }
+      return verified;
     } catch (TokenException e) {
       throw e;
     } catch (RuntimeException e) {
-      // Whatever slipped past the checks above is still only a malformed token to the caller.
-      throw new TokenException(Reason.MALFORMED, "the token could not be read", e);
-    }
-    if (cache != null) {
-      cache.put(new CacheKey(token), verified);
-    }
-    return verified;
-  }
-
-  private SessionToken cachedOrNull(String token, KeySet set) {
-    if (set != cachedUnder) {
-      // The key set changed: drop everything verified under an older one.
-      cachedUnder = set;
-      cache.invalidateAll();
-      return null;
-    }
-    SessionToken hit = cache.getIfPresent(new CacheKey(token));
-    if (hit == null || hit.keySet != set) {
-      return null;
-    }
-    long now = Math.floorDiv(clock.millis(), 1000);
-    if (now - leewaySeconds >= hit.expiresAtSecond() || !hit.key.verifiesAt(now)) {
-      return null; // verify again, which rejects with the precise reason
-    }
-    return hit;
-  }
-
-  private SessionToken verify(String token, int n, KeySet set) {
-    int d1 = token.indexOf('.');
-    int d2 = d1 < 0 ? -1 : token.indexOf('.', d1 + 1);
-    if (d2 < 0) {
-      throw new TokenException(Reason.MALFORMED, "a token has 3 (JWS) or 5 (JWE) dot-separated segments");
-    }
-    int d3 = token.indexOf('.', d2 + 1);
-    int d4 = -1;
-    if (d3 >= 0) {
-      d4 = token.indexOf('.', d3 + 1);
-      if (d4 < 0 || token.indexOf('.', d4 + 1) >= 0) {
-        throw new TokenException(Reason.MALFORMED, "a token has 3 (JWS) or 5 (JWE) dot-separated segments");
-      }
-    }
-    // Characters beyond Latin-1 become '?', and both those and Latin-1 non-ASCII bytes fail the
-    // strict base64url decoding below, so this conversion cannot smuggle anything in. A surrogate
-    // pair becomes a single '?', though, which would shift every byte index after it away from
-    // the char indexes found above: refuse such a token here.
-    byte[] b = token.getBytes(StandardCharsets.ISO_8859_1);
-    if (b.length != n) {
-      throw new TokenException(Reason.MALFORMED, "the token holds characters outside ASCII");
-    }
-
-    long now = Math.floorDiv(clock.millis(), 1000);
-    TokenKey key;
-    boolean zip;
-    HeaderIndex.Entry<TokenKey> known = set.headers().find(b, 0, d1);
-    if (known != null) {
-      key = known.key;
-      zip = known.zip;
-    } else {
-      HeaderParser.Header h = HeaderParser.parse(b, 0, d1);
-      key = resolve(h, set);
-      zip = h.zip != null;
-    }
-    if (!key.verifiesAt(now)) {
-      throw new TokenException(Reason.UNKNOWN_KEY,
-          "the key '" + key.kid() + "' has expired and no longer verifies tokens");
-    }
-    if (!accepted.contains(key.algorithm())) {
-      throw new TokenException(Reason.ALGORITHM_MISMATCH,
-          "this codec does not accept " + key.algorithm().joseName() + " tokens");
-    }
-    boolean jwe = d3 >= 0;
-    if (jwe != key.algorithm().isEncrypting()) {
-      throw new TokenException(Reason.MALFORMED,
-          "the token's segment count does not fit its algorithm " + key.algorithm().joseName());
-    }
-    Scratch scratch = Scratch.get();
-    byte[] payload;
-    int payloadLen;
-    if (!jwe) {
-      KeyEngine engine = key.engine();
-      if (Base64Url.decodedLength(n - d2 - 1) != engine.signatureLength()) {
-        if (!base64UrlAlphabetOnly(b, d2 + 1, n)) {
-          // Padding, whitespace (a trailing newline), '+', '/' or non-ASCII: not a signature at all.
-          throw new TokenException(Reason.MALFORMED, "the signature is not canonical base64url");
-        }
-        throw new TokenException(Reason.BAD_SIGNATURE, "the signature has the wrong length");
-      }
-      int sigLen = Base64Url.decode(b, d2 + 1, n, scratch.sig, 0);
-      if (sigLen < 0) {
-        throw new TokenException(Reason.MALFORMED, "the signature is not canonical base64url");
-      }
-      if (!engine.verify(b, d2, scratch.sig, sigLen)) {
-        throw new TokenException(Reason.BAD_SIGNATURE, "the signature does not verify");
-      }
-      payloadLen = Base64Url.decodedLength(d2 - d1 - 1);
-      payload = payloadLen < 0 ? null : scratch.payload(payloadLen);
-      if (payload == null || Base64Url.decode(b, d1 + 1, d2, payload, 0) != payloadLen) {
-        throw new TokenException(Reason.MALFORMED, "the payload is not canonical base64url");
-      }
-    } else {
-      payload = decrypt(b, n, d1, d2, d3, d4, key, scratch);
-      payloadLen = scratch.lastLength;
-      if (zip) {
-        byte[] inflated = scratch.inflated(4 * maxTokenLength);
-        int k = Deflate.inflate(payload, payloadLen, inflated, 4 * maxTokenLength);
-        if (k == -2) {
-          throw new TokenException(Reason.TOO_LARGE,
-              "the compressed payload inflates beyond " + 4 * maxTokenLength + " bytes");
-        } else if (k < 0) {
-          throw new TokenException(Reason.MALFORMED, "the compressed payload is not valid DEFLATE");
-        }
-        payload = inflated;
-        payloadLen = k;
-      }
-    }
-    if (!Utf8.isValid(payload, 0, payloadLen)) {
-      throw new TokenException(Reason.MALFORMED, "the payload is not valid UTF-8");
-    }
-    ParsedClaims c = scratch.claims;
-    ClaimsReader.read(payload, payloadLen, issuerChars, audienceChars, c);
-    checkClaims(c, now);
-    byte[] state = c.stateStart < 0 ? null : Arrays.copyOfRange(payload, c.stateStart, c.stateEnd);
-    return new SessionToken(key, set, c.id, c.subject, c.issuedAt, c.expiresAt, c.notBefore, state, mapper);
-  }
-
-  /** Whether {@code b[from, to)} holds only base64url alphabet characters (only on the rejection path). */
-  private static boolean base64UrlAlphabetOnly(byte[] b, int from, int to) {
-    for (int i = from; i < to; i++) {
-      int c = b[i];
-      if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private byte[] decrypt(byte[] b, int n, int d1, int d2, int d3, int d4, TokenKey key, Scratch scratch) {
-    if (d2 != d1 + 1) {
-      throw new TokenException(Reason.MALFORMED, "a dir JWE must have an empty encrypted-key segment");
-    }
-    if (Base64Url.decodedLength(d3 - d2 - 1) != AesGcmEngine.IV_BYTES
-        || Base64Url.decode(b, d2 + 1, d3, scratch.iv, 0) != AesGcmEngine.IV_BYTES) {
-      throw new TokenException(Reason.MALFORMED, "the JWE IV must be 96 bits of canonical base64url");
-    }
-    int ctLen = Base64Url.decodedLength(d4 - d3 - 1);
-    if (ctLen < 0 || Base64Url.decodedLength(n - d4 - 1) != AesGcmEngine.TAG_BYTES) {
-      throw new TokenException(Reason.MALFORMED, "the JWE tag must be 128 bits");
-    }
-    byte[] work = scratch.work(ctLen + AesGcmEngine.TAG_BYTES);
-    if (Base64Url.decode(b, d3 + 1, d4, work, 0) != ctLen
-        || Base64Url.decode(b, d4 + 1, n, work, ctLen) != AesGcmEngine.TAG_BYTES) {
-      throw new TokenException(Reason.MALFORMED, "the JWE ciphertext or tag is not canonical base64url");
-    }
-    byte[] plain = scratch.payload(ctLen);
-    int k = ((AesGcmEngine) key.engine())
-        .decrypt(b, d1, scratch.iv, work, ctLen + AesGcmEngine.TAG_BYTES, plain);
-    if (k < 0) {
-      throw new TokenException(Reason.DECRYPTION_FAILED, "the token does not decrypt under its key");
-    }
-    scratch.lastLength = k;
-    return plain;
-  }
-
-  private TokenKey resolve(HeaderParser.Header h, KeySet set) {
-    if (h.alg == null) {
-      throw new TokenException(Reason.MALFORMED, "the header has no alg");
-    }
-    if (h.alg.equalsIgnoreCase("none")) {
-      throw new TokenException(Reason.ALGORITHM_MISMATCH, "unsigned tokens (alg none) are never accepted");
-    }
-    if (h.kid == null) {
-      throw new TokenException(Reason.UNKNOWN_KEY, "the header names no key (kid)");
-    }
-    TokenKey key = set.keyOrNull(h.kid);
-    if (key == null) {
-      keys.unknownKeyId(h.kid);
-      throw new TokenException(Reason.UNKNOWN_KEY, "the key set holds no key with the token's kid");
-    }
-    Algorithm a = key.algorithm();
-    if (!a.joseName().equals(h.alg) || !Objects.equals(a.encryption().orElse(null), h.enc)) {
-      throw new TokenException(Reason.ALGORITHM_MISMATCH,
-          "the token's alg does not match the algorithm of key '" + key.kid() + "' (" + a.joseName() + ")");
-    }
-    if (h.zip != null && (!a.isEncrypting() || !h.zip.equals("DEF"))) {
-      throw new TokenException(Reason.UNSUPPORTED_HEADER,
-          a.isEncrypting() ? "only zip DEF is supported" : "a signed token must not carry zip");
-    }
-    return key;
-  }
-
-  private void checkClaims(ParsedClaims c, long now) {
-    if (!c.issuerPresent) {
-      throw missing("iss");
-    }
-    if (!c.issuerMatched) {
-      throw new TokenException(Reason.WRONG_ISSUER, "the token was issued by another issuer");
-    }
-    if (!c.audiencePresent) {
-      throw missing("aud");
-    }
-    if (!c.audienceMatched) {
-      throw new TokenException(Reason.WRONG_AUDIENCE, "the token was issued for another audience");
-    }
-    if (c.expiresAt == ParsedClaims.ABSENT) {
-      throw missing("exp");
-    }
-    if (c.issuedAt == ParsedClaims.ABSENT) {
-      throw missing("iat");
-    }
-    if (c.id == null) {
-      throw missing("jti");
-    }
-    if (now - leewaySeconds >= c.expiresAt) {
-      throw new TokenException(Reason.EXPIRED, "the token expired at " + java.time.Instant.ofEpochSecond(c.expiresAt));
-    }
-    if (c.notBefore != ParsedClaims.ABSENT && now + leewaySeconds < c.notBefore) {
-      throw new TokenException(Reason.NOT_YET_VALID, "the token is not valid before "
-          + java.time.Instant.ofEpochSecond(c.notBefore));
-    }
-    if (c.issuedAt > now + leewaySeconds) {
-      throw new TokenException(Reason.ISSUED_IN_FUTURE, "the token's iat is in the future: check the clocks");
-    }
-  }
-
-  private static TokenException missing(String claim) {
-    return new TokenException(Reason.MISSING_CLAIM, "the token has no '" + claim + "' claim");
-  }
-
-  /** Cache key: hashes only the last segment (signature or tag, which no one can forge), compares the whole token. */
-  private static final class CacheKey {
-    private final String token;
-    private final int hash;
-
-    CacheKey(String token) {
-      this.token = token;
-      int n = token.length();
-      int h = 0;
-      for (int i = Math.max(0, n - 16); i < n; i++) {
-        h = 31 * h + token.charAt(i);
-      }
-      this.hash = h;
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof CacheKey && ((CacheKey) o).token.equals(token);
+      // Not the token's fault: a bug, a broken key source or a missing JCA algorithm. Saying
+      // MALFORMED here would log every user out without anyone noticing.
+      throw new TokenException(Reason.INTERNAL,
+          "decoding failed on this side, not because of the token (" + e.getClass().getName()
+              + "): see the cause; this is a bug or a broken deployment", e);
     }
   }
 
@@ -595,7 +226,10 @@ public final class TokenCodec {
       return this;
     }
 
-    /** How long a new token lives ({@code exp} - {@code iat}); whole seconds, at least one. Required. */
+    /**
+     * How long a new token lives ({@code exp} - {@code iat}): whole seconds, from one second to
+     * {@link #MAX_TIME_TO_LIVE}, checked at {@link #build()}. Required.
+     */
     public Builder timeToLive(Duration ttl) {
       once(this.timeToLive, "timeToLive");
       this.timeToLive = Objects.requireNonNull(ttl, "ttl");
@@ -670,9 +304,7 @@ public final class TokenCodec {
       if (timeToLive == null) {
         throw new IllegalStateException("timeToLive is required: say how long a token lives");
       }
-      if (timeToLive.getSeconds() < 1 || timeToLive.isNegative()) {
-        throw new IllegalArgumentException("timeToLive must be at least one second, got " + timeToLive);
-      }
+      Claims.checkTimeToLive(timeToLive, "timeToLive");
       if (algorithm == null) {
         algorithm = Algorithm.HS256;
       }
@@ -704,7 +336,7 @@ public final class TokenCodec {
             "compress applies to encrypted tokens only (DIR_A256GCM), not " + algorithm);
       }
       if (mapper == null) {
-        mapper = JsonMapper.builder().build();
+        mapper = JsonMapper.builder(Json.plainFactory()).build();
       }
       return new TokenCodec(this);
     }

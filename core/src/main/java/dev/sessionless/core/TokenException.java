@@ -8,7 +8,9 @@ import java.util.Objects;
  *
  * <p>{@link #reason()} tells programs what went wrong; the message tells people what to do. A
  * message never contains the token, a secret or key material, so it is safe to log. Decoding
- * throws nothing but this exception, whatever the input.
+ * throws nothing but this exception, whatever the input: a bad token gets a reason whose {@link
+ * Reason#isRejection()} is true, and a failure on this side (see {@link Reason#INTERNAL}) one whose
+ * {@code isRejection()} is false, so the two are never confused.
  *
  * <p>New reasons may be added in later versions: a {@code switch} over {@link Reason} should
  * have a default branch.
@@ -47,7 +49,14 @@ public final class TokenException extends RuntimeException {
     /** The key set has no key that may sign (or encrypt) with the codec's algorithm now. */
     NO_SIGNING_KEY(false),
     /** A state value could not be written as JSON or read back as the requested type. */
-    STATE_MAPPING(false);
+    STATE_MAPPING(false),
+    /**
+     * Decoding failed on this side, not because of the token: a bug, a key source that threw, a
+     * JCA algorithm missing from this JVM, a broken deployment. The cause is attached. Treat it
+     * as a server error (log it, alert on it), never as "no session": otherwise a broken deploy
+     * silently logs every user out.
+     */
+    INTERNAL(false);
 
     private final boolean rejection;
 
@@ -57,7 +66,8 @@ public final class TokenException extends RuntimeException {
 
     /**
      * Whether this reason means "the token presented is not acceptable" (treat as no session)
-     * rather than a configuration or programming problem on this side.
+     * rather than a configuration or programming problem on this side ({@link #NO_SIGNING_KEY},
+     * {@link #STATE_MAPPING}, {@link #INTERNAL}).
      */
     public boolean isRejection() {
       return rejection;

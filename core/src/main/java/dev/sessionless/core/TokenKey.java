@@ -2,7 +2,6 @@ package dev.sessionless.core;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.internal.AesGcmEngine;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.ConstantTime;
@@ -12,12 +11,16 @@ import dev.sessionless.core.internal.HmacEngine;
 import dev.sessionless.core.internal.Json;
 import dev.sessionless.core.internal.JwkJson;
 import dev.sessionless.core.internal.KeyEngine;
+import dev.sessionless.core.internal.KeyIds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import dev.sessionless.core.internal.Sha256;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -44,8 +47,8 @@ import java.util.Optional;
  */
 public final class TokenKey {
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final long NONE_BEFORE = Long.MIN_VALUE;
-  private static final long NONE_AFTER = Long.MAX_VALUE;
+  static final long NONE_BEFORE = Long.MIN_VALUE;
+  static final long NONE_AFTER = Long.MAX_VALUE;
 
   private final String kid;
   private final Algorithm algorithm;
@@ -58,7 +61,7 @@ public final class TokenKey {
   private final byte[] header;
   private final byte[] zipHeader;
 
-  private TokenKey(
+  TokenKey(
       String kid,
       Algorithm algorithm,
       KeyEngine engine,
@@ -207,6 +210,23 @@ public final class TokenKey {
     return activates;
   }
 
+  long publishedSecond() {
+    return published;
+  }
+
+  long retiresSecond() {
+    return retires;
+  }
+
+  long expiresSecond() {
+    return expires;
+  }
+
+  /** The shared secret (not a copy), or {@code null} for a key pair. */
+  byte[] secretOrNull() {
+    return secret;
+  }
+
   /**
    * A copy with the given lifecycle; {@code null} for an instant leaves it absent.
    *
@@ -222,7 +242,7 @@ public final class TokenKey {
     return new TokenKey(kid, algorithm, engine, secret, p, a, r, e);
   }
 
-  private void checkOrder(long p, long a, long r, long e) {
+  void checkOrder(long p, long a, long r, long e) {
     // Absent instants are the sentinels MIN (before everything) and MAX (after everything).
     if ((p != NONE_BEFORE && a != NONE_BEFORE && a < p) || a > r || r > e) {
       throw new IllegalArgumentException(
@@ -269,55 +289,7 @@ public final class TokenKey {
   public static TokenKey fromJwk(String json) {
     Objects.requireNonNull(json, "json");
     JsonNode node = JwkJson.readTree(json, "JWK");
-    return fromJwk(node);
-  }
-
-  static TokenKey fromJwk(JsonNode node) {
-    if (node == null || !node.isObject()) {
-      throw new IllegalArgumentException("a JWK must be a JSON object");
-    }
-    String kty = text(node, "kty", true);
-    String kid = text(node, "kid", true);
-    checkKid(kid);
-    String alg = text(node, "alg", false);
-    String enc = text(node, "enc", false);
-    TokenKey key;
-    switch (kty) {
-      case "oct": {
-        if (alg == null) {
-          throw new IllegalArgumentException("JWK '" + kid + "': an oct key needs \"alg\"");
-        }
-        Algorithm a = Algorithm.fromJose(alg, alg.equals("dir") ? (enc == null ? "A256GCM" : enc) : null)
-            .filter(Algorithm::isSymmetric)
-            .orElseThrow(() -> new IllegalArgumentException(
-                "JWK '" + kid + "': unsupported algorithm for an oct key: " + alg));
-        key = secret(kid, a, bytes(node, "k", kid, true));
-        break;
-      }
-      case "EC": {
-        requireCurve(node, "P-256", kid);
-        requireAlg(alg, "ES256", kid);
-        EcP256Engine e = EcP256Engine.of(bytes(node, "x", kid, true), bytes(node, "y", kid, true),
-            bytes(node, "d", kid, false));
-        key = new TokenKey(kid, Algorithm.ES256, e, null, NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
-        break;
-      }
-      case "OKP": {
-        requireCurve(node, "Ed25519", kid);
-        requireAlg(alg, "EdDSA", kid);
-        Ed25519Engine e = Ed25519Engine.of(bytes(node, "x", kid, true), bytes(node, "d", kid, false));
-        key = new TokenKey(kid, Algorithm.EDDSA, e, null, NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
-        break;
-      }
-      default:
-        throw new IllegalArgumentException("JWK '" + kid + "': unsupported key type " + kty);
-    }
-    long p = seconds(node, "published", NONE_BEFORE, kid);
-    long a = seconds(node, "activates", NONE_BEFORE, kid);
-    long r = seconds(node, "retires", NONE_AFTER, kid);
-    long x = seconds(node, "expires", NONE_AFTER, kid);
-    key.checkOrder(p, a, r, x);
-    return new TokenKey(key.kid, key.algorithm, key.engine, key.secret, p, a, r, x);
+    return Jwk.readKey(node);
   }
 
   /**
@@ -329,7 +301,7 @@ public final class TokenKey {
     if (algorithm.isSymmetric()) {
       throw new IllegalStateException("key '" + kid + "' is symmetric and has no public JWK");
     }
-    return toJwkNode(false).toString();
+    return JwkJson.write(Jwk.toNode(this, false));
   }
 
   /**
@@ -337,43 +309,7 @@ public final class TokenKey {
    * where secrets belong (an owner-only or encrypted file, a secret store).
    */
   public String toJwkWithSecrets() {
-    return toJwkNode(true).toString();
-  }
-
-  ObjectNode toJwkNode(boolean withSecrets) {
-    ObjectNode n = JwkJson.MAPPER.createObjectNode();
-    switch (algorithm) {
-      case ES256: {
-        EcP256Engine e = (EcP256Engine) engine;
-        n.put("kty", "EC").put("crv", "P-256")
-            .put("x", Base64Url.encode(e.x())).put("y", Base64Url.encode(e.y()));
-        if (withSecrets && e.canSign()) {
-          n.put("d", Base64Url.encode(e.d()));
-        }
-        break;
-      }
-      case EDDSA: {
-        Ed25519Engine e = (Ed25519Engine) engine;
-        n.put("kty", "OKP").put("crv", "Ed25519").put("x", Base64Url.encode(e.x()));
-        if (withSecrets && e.canSign()) {
-          n.put("d", Base64Url.encode(e.d()));
-        }
-        break;
-      }
-      default:
-        n.put("kty", "oct");
-        if (withSecrets) {
-          n.put("k", Base64Url.encode(secret));
-        }
-    }
-    n.put("kid", kid).put("alg", algorithm.joseName());
-    algorithm.encryption().ifPresent(enc -> n.put("enc", enc));
-    n.put("use", algorithm.isEncrypting() ? "enc" : "sig");
-    putSeconds(n, "published", published);
-    putSeconds(n, "activates", activates);
-    putSeconds(n, "retires", retires);
-    putSeconds(n, "expires", expires);
-    return n;
+    return JwkJson.write(Jwk.toNode(this, true));
   }
 
   /**
@@ -385,8 +321,36 @@ public final class TokenKey {
         && published == other.published && activates == other.activates
         && retires == other.retires && expires == other.expires
         && engine.canSign() == other.engine.canSign()
-        && (secret == null ? toJwkNode(false).equals(other.toJwkNode(false))
+        && (secret == null ? Jwk.toNode(this, false).equals(Jwk.toNode(other, false))
             : other.secret != null && ConstantTime.equals(secret, other.secret));
+  }
+
+  /**
+   * Feeds everything {@link #sameAs} compares into {@code md}, each part length-prefixed so no
+   * two different keys feed the same bytes. Used only for {@link KeySet#sameContentAs}.
+   */
+  void digestContent(MessageDigest md) {
+    Sha256.updateField(md, kid.getBytes(StandardCharsets.UTF_8));
+    Sha256.updateField(md, algorithm.name().getBytes(StandardCharsets.US_ASCII));
+    Sha256.updateLong(md, published);
+    Sha256.updateLong(md, activates);
+    Sha256.updateLong(md, retires);
+    Sha256.updateLong(md, expires);
+    byte[][] parts;
+    if (engine instanceof EcP256Engine) {
+      EcP256Engine e = (EcP256Engine) engine;
+      parts = new byte[][] {e.x(), e.y(), e.canSign() ? e.d() : new byte[0]};
+    } else if (engine instanceof Ed25519Engine) {
+      Ed25519Engine e = (Ed25519Engine) engine;
+      parts = new byte[][] {e.x(), e.canSign() ? e.d() : new byte[0]};
+    } else {
+      parts = new byte[][] {secret.clone()};
+    }
+    md.update((byte) (engine.canSign() ? 1 : 0));
+    for (byte[] part : parts) {
+      Sha256.updateField(md, part);
+      Arrays.fill(part, (byte) 0);
+    }
   }
 
   /** The kid, algorithm and lifecycle; never key material. */
@@ -423,77 +387,14 @@ public final class TokenKey {
     return Base64Url.encode(json).getBytes(StandardCharsets.US_ASCII);
   }
 
+  /** The kid rule, in one place for the whole library ({@link KeyIds}). */
   static void checkKid(String kid) {
-    Objects.requireNonNull(kid, "kid");
-    if (kid.isEmpty() || kid.length() > 128) {
-      throw new IllegalArgumentException("a kid must be 1 to 128 characters long");
-    }
-    for (int i = 0; i < kid.length(); i++) {
-      char c = kid.charAt(i);
-      if (c < 0x21 || c > 0x7e || c == '"' || c == '\\') {
-        throw new IllegalArgumentException(
-            "a kid may hold printable ASCII only, without '\"' or '\\' (position " + i + ")");
-      }
-    }
+    KeyIds.check(kid);
   }
 
   private static Optional<Instant> instant(long s) {
     return s == NONE_BEFORE || s == NONE_AFTER ? Optional.empty() : Optional.of(Instant.ofEpochSecond(s));
   }
 
-  private static String text(JsonNode n, String name, boolean required) {
-    JsonNode v = n.get(name);
-    if (v == null || v.isNull()) {
-      if (required) {
-        throw new IllegalArgumentException("the JWK has no \"" + name + "\"");
-      }
-      return null;
-    }
-    if (!v.isTextual()) {
-      throw new IllegalArgumentException("the JWK member \"" + name + "\" is not a string");
-    }
-    return v.textValue();
-  }
 
-  private static byte[] bytes(JsonNode n, String name, String kid, boolean required) {
-    String s = text(n, name, required);
-    if (s == null) {
-      return null;
-    }
-    byte[] b = Base64Url.decode(s);
-    if (b == null) {
-      throw new IllegalArgumentException("JWK '" + kid + "': \"" + name + "\" is not canonical base64url");
-    }
-    return b;
-  }
-
-  private static void requireCurve(JsonNode n, String crv, String kid) {
-    String c = text(n, "crv", true);
-    if (!crv.equals(c)) {
-      throw new IllegalArgumentException("JWK '" + kid + "': unsupported curve " + c + " (only " + crv + ")");
-    }
-  }
-
-  private static void requireAlg(String alg, String expected, String kid) {
-    if (alg != null && !alg.equals(expected)) {
-      throw new IllegalArgumentException("JWK '" + kid + "': alg " + alg + " does not fit this key type; expected " + expected);
-    }
-  }
-
-  private static long seconds(JsonNode n, String name, long absent, String kid) {
-    JsonNode v = n.get(name);
-    if (v == null || v.isNull()) {
-      return absent;
-    }
-    if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
-      throw new IllegalArgumentException("JWK '" + kid + "': \"" + name + "\" must be NumericDate seconds");
-    }
-    return v.longValue();
-  }
-
-  private static void putSeconds(ObjectNode n, String name, long s) {
-    if (s != NONE_BEFORE && s != NONE_AFTER) {
-      n.put(name, s);
-    }
-  }
 }

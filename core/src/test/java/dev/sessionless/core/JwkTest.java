@@ -95,4 +95,26 @@ class JwkTest {
     assertThrows(IllegalStateException.class, () -> TokenKey.generate("k", Algorithm.HS256).publicOnly());
     assertThrows(IllegalStateException.class, () -> TokenKey.generate("k", Algorithm.HS256).toPublicJwk());
   }
+
+  @Test
+  void nonCanonicalSecretIsRefused() throws Exception {
+    String jwk = TokenKey.generate("k", Algorithm.HS256).toJwkWithSecrets();
+    com.fasterxml.jackson.databind.node.ObjectNode node =
+        (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper().readTree(jwk);
+    String k = node.get("k").textValue();
+    assertEquals(43, k.length(), "32 bytes: 43 characters with 2 spare bits");
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    char last = k.charAt(42);
+    String spareBitSet = k.substring(0, 42) + alphabet.charAt(alphabet.indexOf(last) ^ 1);
+    String standardAlphabet = "+" + k.substring(1);
+    for (String bad : new String[] {k + "=", spareBitSet, standardAlphabet, k.substring(0, 20) + "\n" + k.substring(20),
+        k.substring(0, 20) + " " + k.substring(20), k.substring(0, 41)}) {
+      node.put("k", bad);
+      String text = node.toString();
+      assertThrows(IllegalArgumentException.class, () -> TokenKey.fromJwk(text), bad);
+      assertThrows(IllegalArgumentException.class, () -> KeySet.fromJwks("{\"keys\":[" + text + "]}"), bad);
+    }
+    node.put("k", k);
+    assertEquals(TokenKey.fromJwk(jwk).kid(), TokenKey.fromJwk(node.toString()).kid());
+  }
 }

@@ -21,8 +21,13 @@ class ModuleBoundaryTest {
     try (InputStream in = Files.newInputStream(Path.of("target/classes/module-info.class"))) {
       ModuleDescriptor d = ModuleDescriptor.read(in);
       assertEquals("dev.sessionless.core", d.name());
-      Set<String> exported = d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
+      Set<String> exported = d.exports().stream().filter(e -> !e.isQualified())
+          .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
       assertEquals(Set.of("dev.sessionless.core"), exported);
+      Set<String> qualified = d.exports().stream().filter(ModuleDescriptor.Exports::isQualified)
+          .map(e -> e.source() + " to " + new java.util.TreeSet<>(e.targets())).collect(Collectors.toSet());
+      assertEquals(Set.of("dev.sessionless.core.internal to [dev.sessionless.keyring, dev.sessionless.servlet]"), qualified,
+          "internals go only to the sibling modules");
       assertTrue(Files.isDirectory(Path.of("target/classes/dev/sessionless/core/internal")), "internal package exists but is not exported");
     }
   }

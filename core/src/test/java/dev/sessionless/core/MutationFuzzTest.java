@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.TokenException.Reason;
+import dev.sessionless.core.internal.ClaimRules;
 import dev.sessionless.core.internal.ClaimsReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -818,9 +819,9 @@ class MutationFuzzTest {
       case 1: { // a NumericDate near the boundaries, or far
         String name = new String[] {"exp", "iat", "nbf"}[r.nextInt(3)];
         long[] around = {NOW_S, NOW_S - LEEWAY, NOW_S - LEEWAY + 1, NOW_S + LEEWAY, NOW_S + LEEWAY + 1,
-            NOW_S - LEEWAY - 1, NOW_S + TTL, NOW_S - TTL, 0, ClaimsReader.MAX_NUMERIC_DATE, NOW_S + 1_000_000};
+            NOW_S - LEEWAY - 1, NOW_S + TTL, NOW_S - TTL, 0, ClaimRules.MAX_NUMERIC_DATE, NOW_S + 1_000_000};
         long v = around[r.nextInt(around.length)] + (r.nextInt(4) == 0 ? r.nextInt(5) - 2 : 0);
-        v = Math.max(0, Math.min(ClaimsReader.MAX_NUMERIC_DATE, v));
+        v = Math.max(0, Math.min(ClaimRules.MAX_NUMERIC_DATE, v));
         set(p, name, String.valueOf(v));
         what.append(name).append("=").append(v - NOW_S >= 0 ? "now+" : "now").append(v - NOW_S);
         break;

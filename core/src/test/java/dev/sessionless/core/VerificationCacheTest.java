@@ -82,4 +82,68 @@ class VerificationCacheTest {
     assertEquals(TokenException.Reason.BAD_SIGNATURE,
         assertThrows(TokenException.class, () -> codec.decode(new String(c))).reason());
   }
+
+  @Test
+  void cacheHitIsRefusedWhenTheClockStepsBackBeforeNbf() {
+    TokenCodec codec = codec(100);
+    String token = codec.encode(Claims.builder().notBefore(NOW).build());
+    codec.decode(token);
+    clock.advance(Duration.ofMinutes(-1));
+    assertEquals(TokenException.Reason.NOT_YET_VALID,
+        assertThrows(TokenException.class, () -> codec.decode(token)).reason());
+  }
+
+  @Test
+  void cacheHitIsRefusedWhenTheClockStepsBackBeforeIat() {
+    TokenCodec codec = codec(100);
+    String token = codec.encode(Claims.builder().build());
+    codec.decode(token);
+    clock.advance(Duration.ofMinutes(-1));
+    assertEquals(TokenException.Reason.ISSUED_IN_FUTURE,
+        assertThrows(TokenException.class, () -> codec.decode(token)).reason());
+  }
+
+  @Test
+  void cacheHitIsServedAgainOnceTheClockIsBackInsideTheWindow() {
+    TokenCodec codec = codec(100);
+    String token = codec.encode(Claims.builder().notBefore(NOW).build());
+    SessionToken first = codec.decode(token);
+    clock.advance(Duration.ofMinutes(-1));
+    assertThrows(TokenException.class, () -> codec.decode(token));
+    clock.advance(Duration.ofMinutes(2));
+    assertEquals(first.id(), codec.decode(token).id());
+  }
+
+  @Test
+  void cacheSurvivesAnEqualKeySetReturnedAsANewObject() {
+    TokenCodec codec = codec(100);
+    String token = codec.encode(Claims.builder().build());
+    SessionToken first = codec.decode(token);
+    // A live source that rebuilds its snapshot (re-reads a file, re-fetches a JWKS) on refresh.
+    live.set(KeySet.fromJwks(live.get().toJwksWithSecrets()));
+    assertSame(first, codec.decode(token), "equal content is the same key set");
+    live.set(KeySet.of(key));
+    assertSame(first, codec.decode(token));
+  }
+
+  @Test
+  void cacheIsEmptiedWhenAKidKeepsItsNameButChangesMaterial() {
+    TokenCodec codec = codec(100);
+    String token = codec.encode(Claims.builder().build());
+    SessionToken first = codec.decode(token);
+    live.set(KeySet.of(TokenKey.generate("k", Algorithm.ES256)));
+    assertEquals(TokenException.Reason.BAD_SIGNATURE,
+        assertThrows(TokenException.class, () -> codec.decode(token)).reason());
+    live.set(KeySet.of(key));
+    assertNotSame(first, codec.decode(token), "the cache was emptied in between");
+  }
+
+  @Test
+  void cacheIsEmptiedWhenOnlyALifecycleChanges() {
+    TokenCodec codec = codec(100);
+    String token = codec.encode(Claims.builder().build());
+    SessionToken first = codec.decode(token);
+    live.set(KeySet.of(key.withLifecycle(null, null, NOW.plusSeconds(3600), null)));
+    assertNotSame(first, codec.decode(token));
+  }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.keyring.KeyringException.Reason;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -395,20 +396,10 @@ public final class EncryptedJwks {
         || ch == '-' || ch == '_';
   }
 
-  /** Strict base64url: no padding, no white space, canonical trailing bits. */
+  /** Strict base64url (core's one codec): no padding, no white space, canonical trailing bits. */
   private static byte[] decode(String s, String what) {
-    for (int i = 0; i < s.length(); i++) {
-      if (!isBase64Url(s.charAt(i))) {
-        throw new KeyringException(Reason.MALFORMED, "the key file's " + what + " is not base64url");
-      }
-    }
-    byte[] b;
-    try {
-      b = Base64.getUrlDecoder().decode(s);
-    } catch (IllegalArgumentException e) {
-      throw new KeyringException(Reason.MALFORMED, "the key file's " + what + " is not base64url");
-    }
-    if (!B64.encodeToString(b).equals(s)) {
+    byte[] b = Base64Url.decode(s);
+    if (b == null) {
       throw new KeyringException(Reason.MALFORMED, "the key file's " + what + " is not canonical base64url");
     }
     return b;

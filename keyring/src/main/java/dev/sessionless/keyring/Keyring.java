@@ -7,11 +7,13 @@ import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.KeyringException.Reason;
 import dev.sessionless.keyring.internal.FileSource;
 import dev.sessionless.keyring.internal.FixedSource;
+import dev.sessionless.keyring.internal.GuardedLogger;
 import dev.sessionless.keyring.internal.HttpSource;
 import dev.sessionless.keyring.internal.KeyContent;
 import dev.sessionless.keyring.internal.RefreshScheduler;
 import dev.sessionless.keyring.internal.Source;
 import dev.sessionless.keyring.internal.ThreadScheduler;
+import dev.sessionless.keyring.internal.VerifyOnly;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.file.Path;
@@ -21,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,11 +76,19 @@ import java.util.function.Supplier;
  * <p><b>Composition.</b> The snapshot is the union of every source's keys, e.g. local signing
  * keys from a file plus another service's public keys over HTTP. When two sources hold different
  * keys under one kid, that is a configuration error, logged once as an error and shown in {@link
- * Status#conflictingKeyIds()}; the source added to the builder <em>first</em> wins, on every
- * node alike.
+ * Status#conflictingKeyIds()}; a local source wins over a verify-only one whatever the order,
+ * otherwise the source added to the builder <em>first</em> wins, on every node alike.
+ *
+ * <p><b>Verify-only sources.</b> A document fetched over the network never chooses this node's
+ * signing key and is not trusted with secrets: HTTP sources, and any source marked {@link
+ * Builder#verifyOnly()}, contribute public keys (private parts removed) and — only with {@link
+ * Builder#acceptSecretKeys()} — secret keys retired from the start, so none of their keys ever
+ * signs; a plain {@code http} URL needs {@link Builder#httpAllowInsecurePlainHttp(boolean)}.
  *
  * <p><b>Refresh.</b> {@link #current()} is a volatile read and never blocks or does I/O. Checks
- * run on one daemon thread ({@code sessionless-keyring-N}) that {@link #close()} stops. When a
+ * run on one daemon thread ({@code sessionless-keyring-N}) that {@link #close()} stops. An
+ * unexpected exception or error during a check (a bug, a logging back end that throws) is counted
+ * in {@link #status()} and logged, and the next check is scheduled all the same. When a
  * check yields the keys already held (same kids, material and lifecycles), the very same
  * snapshot object stays in force, so the codec keeps its verification cache.
  *
@@ -103,6 +114,8 @@ import java.util.function.Supplier;
  */
 public final class Keyring implements KeySource, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(Keyring.class.getName());
+  /** When to check again after an unexpected refresh error left no planned delay. */
+  private static final Duration RETRY_AFTER_ERROR = Duration.ofSeconds(5);
 
   private final List<Source> sources;
   private final Clock clock;
@@ -110,6 +123,10 @@ public final class Keyring implements KeySource, AutoCloseable {
   private final boolean anyChecksOnUnknownKey;
   private final RefreshScheduler scheduler;
   private final AtomicLong lastUnknownKeyCheck = new AtomicLong(Long.MIN_VALUE);
+  private final AtomicLong refreshErrors = new AtomicLong();
+  private final System.Logger log = new GuardedLogger(LOG, this::loggerFailed);
+  // Kinds of unexpected refresh errors already logged at ERROR; refresh thread only.
+  private final Set<String> refreshErrorKinds = new HashSet<>();
   private volatile KeySet snapshot = KeySet.empty();
   // Written only on the refresh thread (or in build() before it gets work); read by status().
   private volatile Set<String> conflicts = Set.of();
@@ -132,7 +149,7 @@ public final class Keyring implements KeySource, AutoCloseable {
   private void start() {
     boolean startsEmpty = false;
     for (Source s : sources) {
-      s.check(clock.instant(), LOG);
+      s.check(clock.instant(), log);
       Source.State st = s.state();
       if (st.lastSuccess == null) {
         if (!s.mayStartEmpty()) {
@@ -149,49 +166,101 @@ public final class Keyring implements KeySource, AutoCloseable {
         close();
         throw new KeyringException(Reason.CONFIGURATION, "the configured sources hold no keys");
       }
-      LOG.log(Level.WARNING, "*** keyring started WITHOUT keys: every token is rejected and nothing can "
+      log.log(Level.WARNING, "*** keyring started WITHOUT keys: every token is rejected and nothing can "
           + "be signed until a source answers; retrying in the background ***");
     }
     for (Source s : sources) {
       scheduler.schedule(() -> run(s), s.state().nextCheckDelay);
     }
-    LOG.log(Level.INFO, "keyring started with {0} key(s) from {1} source(s): {2}",
+    log.log(Level.INFO, "keyring started with {0} key(s) from {1} source(s): {2}",
         snapshot.keys().size(), sources.size(), kids(snapshot));
   }
 
+  /**
+   * One check of one source, then the next one scheduled — whatever happened in between: an
+   * unexpected exception or error (a bug, a logger that throws) is counted and logged, and never
+   * ends the source's chain of checks.
+   */
   private void run(Source s) {
     if (closed) {
       return;
     }
-    Duration next = s.check(clock.instant(), LOG);
-    publish();
+    Duration next = null;
+    try {
+      next = s.check(clock.instant(), log);
+      publish();
+    } catch (RuntimeException | Error e) {
+      refreshFailed(s, e);
+    }
+    if (next == null) {
+      Duration planned = s.state().nextCheckDelay;
+      next = planned == null || planned.isZero() ? RETRY_AFTER_ERROR : planned;
+    }
+    Duration delay = next;
     if (!closed) {
-      scheduler.schedule(() -> run(s), next);
+      scheduler.schedule(() -> run(s), delay);
     }
   }
 
-  /** Publishes the union of the sources' keys, keeping the old snapshot object when nothing changed. */
+  /** An unexpected failure of the refresh itself (not a source's failure): counted, logged once per kind. */
+  private void refreshFailed(Source s, Throwable e) {
+    refreshErrors.incrementAndGet();
+    // The message may quote content: log the type only.
+    String kind = e.getClass().getName();
+    log.log(refreshErrorKinds.add(kind) ? Level.ERROR : Level.DEBUG, "unexpected {0} while refreshing {1}; the "
+        + "keys in force stay as they were and the next check is scheduled as usual", kind,
+        s == null ? "the keys" : s.describe());
+  }
+
+  /** The log back end threw: count it (it cannot be logged). */
+  private void loggerFailed(Throwable e) {
+    refreshErrors.incrementAndGet();
+  }
+
+  /**
+   * Publishes the union of the sources' keys, keeping the old snapshot object when nothing
+   * changed. Local sources come first, in configuration order, then verify-only ones: a
+   * verify-only source never overrides a local key, whatever the order sources were added in.
+   */
   private void publish() {
     Map<String, TokenKey> union = new LinkedHashMap<>();
-    Map<String, String> firstSource = new LinkedHashMap<>();
+    Map<String, Source> firstSource = new HashMap<>();
     Set<String> conflicting = new TreeSet<>();
-    for (Source s : sources) {
-      for (TokenKey k : s.keys().keys()) {
-        TokenKey first = union.putIfAbsent(k.kid(), k);
-        if (first == null) {
-          firstSource.put(k.kid(), s.describe());
-        } else if (!first.sameAs(k)) {
+    for (boolean verifyOnlyPass : new boolean[] {false, true}) {
+      for (Source s : sources) {
+        if (s.isVerifyOnly() != verifyOnlyPass) {
+          continue;
+        }
+        for (TokenKey k : s.keys().keys()) {
+          TokenKey first = union.putIfAbsent(k.kid(), k);
+          if (first == null) {
+            firstSource.put(k.kid(), s);
+            continue;
+          }
+          Source holder = firstSource.get(k.kid());
+          boolean overLocal = s.isVerifyOnly() && !holder.isVerifyOnly();
+          // A verify-only source holding the public part of a local key (its own JWKS, say) is no clash.
+          if (overLocal ? VerifyOnly.view(first).sameAs(k) : first.sameAs(k)) {
+            continue;
+          }
           conflicting.add(k.kid());
-          if (!conflicts.contains(k.kid())) {
-            LOG.log(Level.ERROR, "kid {0} is held by {1} and by {2} with different keys; the source configured "
-                + "first ({1}) wins. Give every key a unique kid.", k.kid(), firstSource.get(k.kid()), s.describe());
+          if (conflicts.contains(k.kid())) {
+            continue;
+          }
+          if (overLocal) {
+            log.log(Level.ERROR, "kid {0} is held by the verify-only {2} and by {1} with different keys; the "
+                + "local key ({1}) is kept: a verify-only source never overrides a local key. Give every key a "
+                + "unique kid.", k.kid(), holder.describe(), s.describe());
+          } else {
+            log.log(Level.ERROR, "kid {0} is held by {1} and by {2} with different keys; the source configured "
+                + "first ({1}) wins. Give every key a unique kid.", k.kid(), holder.describe(), s.describe());
           }
         }
       }
     }
     for (String kid : conflicts) {
       if (!conflicting.contains(kid)) {
-        LOG.log(Level.INFO, "kid {0} no longer conflicts between sources", kid);
+        log.log(Level.INFO, "kid {0} no longer conflicts between sources", kid);
       }
     }
     if (!conflicting.equals(conflicts)) {
@@ -219,7 +288,7 @@ public final class Keyring implements KeySource, AutoCloseable {
           removed.add(k.kid());
         }
       }
-      LOG.log(Level.INFO, "keys changed: added {0}, changed {1}, removed {2}; now {3}",
+      log.log(Level.INFO, "keys changed: added {0}, changed {1}, removed {2}; now {3}",
           added, changed, removed, union.keySet());
     }
   }
@@ -277,12 +346,16 @@ public final class Keyring implements KeySource, AutoCloseable {
       if (closed) {
         return;
       }
-      for (Source s : sources) {
-        if (s.checksOnUnknownKey()) {
-          s.check(clock.instant(), LOG);
+      try {
+        for (Source s : sources) {
+          if (s.checksOnUnknownKey()) {
+            s.check(clock.instant(), log);
+          }
         }
+        publish();
+      } catch (RuntimeException | Error e) {
+        refreshFailed(null, e);
       }
-      publish();
     });
   }
 
@@ -295,14 +368,14 @@ public final class Keyring implements KeySource, AutoCloseable {
     List<SourceStatus> list = new ArrayList<>();
     for (Source s : sources) {
       Source.State st = s.state();
-      list.add(new SourceStatus(s.describe(), st));
+      list.add(new SourceStatus(s.describe(), st, s.isVerifyOnly()));
     }
     KeySet keys = snapshot;
     Map<Algorithm, String> signing = new EnumMap<>(Algorithm.class);
     for (Algorithm a : Algorithm.values()) {
       keys.signingKey(a, now).ifPresent(k -> signing.put(a, k.kid()));
     }
-    return new Status(list, kids(keys), signing, conflicts, closed);
+    return new Status(list, kids(keys), signing, conflicts, refreshErrors.get(), closed);
   }
 
   /**
@@ -337,16 +410,18 @@ public final class Keyring implements KeySource, AutoCloseable {
     private final List<String> keyIds;
     private final Map<Algorithm, String> signingKeyIds;
     private final Set<String> conflictingKeyIds;
+    private final long refreshErrors;
     private final boolean closed;
 
     Status(List<SourceStatus> sources, List<String> keyIds, Map<Algorithm, String> signingKeyIds,
-        Set<String> conflictingKeyIds, boolean closed) {
+        Set<String> conflictingKeyIds, long refreshErrors, boolean closed) {
       this.sources = List.copyOf(sources);
       this.keyIds = List.copyOf(keyIds);
       Map<Algorithm, String> copy = new EnumMap<>(Algorithm.class);
       copy.putAll(signingKeyIds);
       this.signingKeyIds = Collections.unmodifiableMap(copy);
       this.conflictingKeyIds = Collections.unmodifiableSet(new TreeSet<>(conflictingKeyIds));
+      this.refreshErrors = refreshErrors;
       this.closed = closed;
     }
 
@@ -370,6 +445,16 @@ public final class Keyring implements KeySource, AutoCloseable {
       return conflictingKeyIds;
     }
 
+    /**
+     * Unexpected failures of the refresh itself, outside any one source's check: a bug, or a
+     * logging back end that throws. Each is logged at {@code ERROR} the first time per kind (when
+     * logging works), and never stops the refresh; normally 0. A source's own unexpected failures
+     * are counted in its {@link SourceStatus#failures()} with the reason {@code INTERNAL}.
+     */
+    public long refreshErrors() {
+      return refreshErrors;
+    }
+
     /** Whether the keyring was closed, so its keys no longer change. */
     public boolean closed() {
       return closed;
@@ -379,6 +464,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     public String toString() {
       return "Keyring.Status[keys=" + keyIds + ", signing=" + signingKeyIds
           + (conflictingKeyIds.isEmpty() ? "" : ", conflicts=" + conflictingKeyIds)
+          + (refreshErrors == 0 ? "" : ", refreshErrors=" + refreshErrors)
           + (closed ? ", closed" : "") + ", sources=" + sources + "]";
     }
   }
@@ -388,11 +474,13 @@ public final class Keyring implements KeySource, AutoCloseable {
     private final String description;
     private final Source.State state;
     private final List<String> keyIds;
+    private final boolean verifyOnly;
 
-    SourceStatus(String description, Source.State state) {
+    SourceStatus(String description, Source.State state, boolean verifyOnly) {
       this.description = description;
       this.state = state;
       this.keyIds = kids(state.keys);
+      this.verifyOnly = verifyOnly;
     }
 
     /** The source: a path, a variable name or a URL without its query. */
@@ -448,13 +536,30 @@ public final class Keyring implements KeySource, AutoCloseable {
       return keyIds;
     }
 
+    /**
+     * Whether the source is verify-only (every HTTP JWKS, and sources marked {@link
+     * Builder#verifyOnly()}): its keys never sign and never override a local source's key.
+     */
+    public boolean verifyOnly() {
+      return verifyOnly;
+    }
+
+    /**
+     * Kids of secret keys this verify-only source offered at its last good load and that were
+     * dropped (see {@link Builder#acceptSecretKeys()}); normally empty.
+     */
+    public List<String> refusedKeyIds() {
+      return state.refusedKeyIds;
+    }
+
     @Override
     public String toString() {
       return description + "[checks=" + state.checks + ", failures=" + state.failures
           + (state.failuresInARow > 0 ? ", inARow=" + state.failuresInARow : "")
           + lastSuccess().map(i -> ", lastSuccess=" + i).orElse("")
           + lastFailure().map(f -> ", lastFailure=" + f).orElse("")
-          + ", next=" + nextCheckDelay() + ", kids=" + keyIds + "]";
+          + ", next=" + nextCheckDelay() + ", kids=" + keyIds + (verifyOnly ? ", verifyOnly" : "")
+          + (state.refusedKeyIds.isEmpty() ? "" : ", refused=" + state.refusedKeyIds) + "]";
     }
   }
 
@@ -465,7 +570,7 @@ public final class Keyring implements KeySource, AutoCloseable {
    */
   public static final class Builder {
     /** How to make each source at build(), when every option is known; fresh sources per build. */
-    private final List<Function<Builder, Source>> sources = new ArrayList<>();
+    private final List<Spec> sources = new ArrayList<>();
     private final HttpSource.Options http = new HttpSource.Options();
     private final Set<String> set = new HashSet<>();
     private Clock clock = Clock.systemUTC();
@@ -475,8 +580,37 @@ public final class Keyring implements KeySource, AutoCloseable {
     private Supplier<RefreshScheduler> scheduler = ThreadScheduler::new;
     private boolean ephemeral;
     private boolean anyHttp;
+    private boolean allowPlainHttp;
 
     private Builder() {}
+
+    /** One configured source: how to make it, and how far it is trusted. */
+    private static final class Spec {
+      final Function<Builder, Source> make;
+      final String what;
+      final URI url; // HTTP sources only
+      boolean verifyOnly;
+      boolean acceptSecretKeys;
+
+      Spec(Function<Builder, Source> make, String what, URI url) {
+        this.make = make;
+        this.what = what;
+        this.url = url;
+        this.verifyOnly = url != null;
+      }
+    }
+
+    private Builder add(Function<Builder, Source> make, String what) {
+      sources.add(new Spec(make, what, null));
+      return this;
+    }
+
+    private Spec last(String option) {
+      if (sources.isEmpty()) {
+        throw new IllegalStateException(option + " applies to the source added just before it; add a source first");
+      }
+      return sources.get(sources.size() - 1);
+    }
 
     private void once(String option) {
       if (!set.add(option)) {
@@ -495,8 +629,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     /** A fixed key set, e.g. keys made in code or read elsewhere. */
     public Builder keys(KeySet keys) {
       Objects.requireNonNull(keys, "keys");
-      sources.add(b -> new FixedSource("key set given in code", () -> keys));
-      return this;
+      return add(b -> new FixedSource("key set given in code", () -> keys), "keys(...)");
     }
 
     /**
@@ -508,8 +641,7 @@ public final class Keyring implements KeySource, AutoCloseable {
      */
     public Builder jwksFile(Path file) {
       Objects.requireNonNull(file, "file");
-      sources.add(b -> new FileSource(file, KeyContent.Unlock.none(), b.filePoll));
-      return this;
+      return add(b -> new FileSource(file, KeyContent.Unlock.none(), b.filePoll), "jwksFile(" + file + ")");
     }
 
     /**
@@ -521,8 +653,7 @@ public final class Keyring implements KeySource, AutoCloseable {
       Objects.requireNonNull(file, "file");
       Objects.requireNonNull(password, "password");
       KeyContent.Unlock unlock = KeyContent.Unlock.password(password);
-      sources.add(b -> new FileSource(file, unlock, b.filePoll));
-      return this;
+      return add(b -> new FileSource(file, unlock, b.filePoll), "encryptedJwksFile(" + file + ")");
     }
 
     /**
@@ -537,8 +668,7 @@ public final class Keyring implements KeySource, AutoCloseable {
         throw new IllegalArgumentException("a key-encryption key has " + EncryptedJwks.KEK_BYTES + " bytes");
       }
       KeyContent.Unlock unlock = KeyContent.Unlock.kek(keyEncryptionKey);
-      sources.add(b -> new FileSource(file, unlock, b.filePoll));
-      return this;
+      return add(b -> new FileSource(file, unlock, b.filePoll), "encryptedJwksFile(" + file + ")");
     }
 
     /**
@@ -548,9 +678,9 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder pemFile(String kid, Path file, Instant activates, Instant retires, Instant expires) {
       Objects.requireNonNull(kid, "kid");
       Objects.requireNonNull(file, "file");
-      sources.add(b -> new FixedSource("PEM file " + file,
-          () -> KeySet.of(PemKeys.read(kid, file).withLifecycle(null, activates, retires, expires))));
-      return this;
+      return add(b -> new FixedSource("PEM file " + file,
+          () -> KeySet.of(PemKeys.read(kid, file).withLifecycle(null, activates, retires, expires))),
+          "pemFile(" + file + ")");
     }
 
     /**
@@ -562,8 +692,7 @@ public final class Keyring implements KeySource, AutoCloseable {
      */
     public Builder environment(String variable) {
       Objects.requireNonNull(variable, "variable");
-      sources.add(b -> environmentSource(variable, null, b.environment));
-      return this;
+      return add(b -> environmentSource(variable, null, b.environment), "environment(" + variable + ")");
     }
 
     /**
@@ -573,28 +702,75 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder environment(String variable, String passwordVariable) {
       Objects.requireNonNull(variable, "variable");
       Objects.requireNonNull(passwordVariable, "passwordVariable");
-      sources.add(b -> environmentSource(variable, passwordVariable, b.environment));
-      return this;
+      return add(b -> environmentSource(variable, passwordVariable, b.environment), "environment(" + variable + ")");
     }
 
     /**
-     * A JWKS over HTTP(S), typically another service's public keys (symmetric or private keys are
-     * accepted too if the document holds them). Fetched again at a random 75–90 % of its {@code
-     * Cache-Control: max-age} (conditionally, with {@code If-None-Match}; {@code no-cache} and
-     * {@code no-store} mean the minimum interval), within {@link #httpRefreshBounds(Duration,
-     * Duration)}; early when a token names an unknown kid; with exponential back-off and jitter
-     * after failures. Redirects are not followed.
+     * A JWKS over HTTPS, typically another service's public keys. Fetched again at a random
+     * 75–90 % of its {@code Cache-Control: max-age} (conditionally, with {@code If-None-Match};
+     * {@code no-cache} and {@code no-store} mean the minimum interval), within {@link
+     * #httpRefreshBounds(Duration, Duration)}; early when a token names an unknown kid; with
+     * exponential back-off and jitter after failures. Redirects are not followed.
      *
-     * @throws IllegalArgumentException unless the URL is {@code http} or {@code https} with a host
+     * <p><b>Security.</b> A document fetched over the network never chooses this node's signing
+     * key and is not trusted with secrets: the source is {@linkplain #verifyOnly() verify-only}.
+     * Private parts ({@code d}) are removed, secret ({@code oct}) keys dropped unless {@link
+     * #acceptSecretKeys()} follows, and a kid a local source also holds keeps the local key.
+     * What is dropped is logged once as a warning (kids only). A plain {@code http} URL is refused
+     * at {@link #build()} unless {@link #httpAllowInsecurePlainHttp(boolean)} says otherwise.
+     *
+     * @throws IllegalArgumentException unless the URL is {@code https} (or {@code http}) with a host
      */
     public Builder jwksUrl(URI url) {
       Objects.requireNonNull(url, "url");
       String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
       if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
-        throw new IllegalArgumentException("a JWKS URL must be http or https with a host");
+        throw new IllegalArgumentException("a JWKS URL must be https (or, where allowed, http) with a host");
       }
-      sources.add(b -> new HttpSource(url, b.http));
+      sources.add(new Spec(b -> new HttpSource(url, b.http), "jwksUrl", url));
       anyHttp = true;
+      return this;
+    }
+
+    /**
+     * Makes the source added just before this call verify-only, e.g. a JWKS file of a peer's
+     * public keys: its keys verify tokens and are never chosen to sign, a kid that a local source
+     * also holds keeps the local key (whatever the order sources were added in; the clash is
+     * logged and listed in {@link Status#conflictingKeyIds()}), private parts are removed and
+     * secret keys dropped unless {@link #acceptSecretKeys()} follows. HTTP sources are verify-only
+     * already.
+     *
+     * @throws IllegalStateException when no source was added yet
+     */
+    public Builder verifyOnly() {
+      last("verifyOnly()").verifyOnly = true;
+      return this;
+    }
+
+    /**
+     * Lets the verify-only source added just before this call hand this node secret ({@code
+     * oct}) keys, e.g. a shared HMAC key a peer signs with. They verify only: each is retired from
+     * the start (retires when it activates), so it is never chosen to sign. Without this call such
+     * keys are dropped and logged. Only for a source you trust with secrets, over https.
+     *
+     * @throws IllegalStateException when no source was added yet
+     * @see #verifyOnly()
+     */
+    public Builder acceptSecretKeys() {
+      last("acceptSecretKeys()").acceptSecretKeys = true;
+      return this;
+    }
+
+    /**
+     * Allows {@code http://} JWKS URLs: INSECURE, since anyone on the network path can then
+     * replace the keys this node verifies with, and so forge any token. For loopback and tests,
+     * or a network path that is already encrypted and authenticated (a service-mesh sidecar on
+     * localhost). Default {@code false}: a plain http URL fails {@link #build()}. A plain http
+     * URL to a host that is not a loopback address is logged as a warning even when allowed.
+     */
+    public Builder httpAllowInsecurePlainHttp(boolean allowed) {
+      once("httpAllowInsecurePlainHttp");
+      allowPlainHttp = allowed;
       return this;
     }
 
@@ -606,13 +782,12 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder ephemeralDevelopmentKey() {
       once("ephemeralDevelopmentKey");
       ephemeral = true;
-      sources.add(b -> new FixedSource("ephemeral development key", () -> {
+      return add(b -> new FixedSource("ephemeral development key", () -> {
         LOG.log(Level.WARNING, "*** Sessionless is using an EPHEMERAL key made in memory: "
             + "sessions will not survive a restart and will not verify on any other node. "
             + "Configure a key source for anything but development. ***");
         return KeySet.of(TokenKey.generate("ephemeral-" + Long.toHexString(System.nanoTime()), Algorithm.HS256));
-      }));
-      return this;
+      }), "ephemeralDevelopmentKey()");
     }
 
     /** How often JWKS files are checked for changes; default 5 s. */
@@ -744,9 +919,12 @@ public final class Keyring implements KeySource, AutoCloseable {
      * Loads every source once, synchronously, then starts the refresh thread.
      *
      * @throws KeyringException {@code CONFIGURATION} without sources, for an ephemeral key beside
-     *     other sources, for HTTP options without an HTTP source, or when the sources hold no
+     *     other sources or marked verify-only, for HTTP options without an HTTP source, for a
+     *     plain http JWKS URL without {@link #httpAllowInsecurePlainHttp(boolean)}, for {@link
+     *     #acceptSecretKeys()} on a source that is not verify-only, or when the sources hold no
      *     keys; otherwise the reason of the first source that cannot be loaded ({@code
-     *     UNAVAILABLE}, {@code MALFORMED}, {@code DECRYPTION_FAILED}, {@code UNSAFE_PARAMETERS})
+     *     UNAVAILABLE}, {@code MALFORMED}, {@code DECRYPTION_FAILED}, {@code UNSAFE_PARAMETERS},
+     *     {@code INTERNAL})
      */
     public Keyring build() {
       if (sources.isEmpty()) {
@@ -764,11 +942,35 @@ public final class Keyring implements KeySource, AutoCloseable {
           }
         }
       }
+      for (Spec spec : sources) {
+        if (spec.acceptSecretKeys && !spec.verifyOnly) {
+          throw new KeyringException(Reason.CONFIGURATION, "acceptSecretKeys() follows " + spec.what
+              + ", which is not verify-only: local sources take secret keys anyway; add verifyOnly() before it");
+        }
+        if (ephemeral && spec.verifyOnly) {
+          throw new KeyringException(Reason.CONFIGURATION, "an ephemeral development key cannot be verify-only");
+        }
+        if (spec.url != null && spec.url.getScheme().equalsIgnoreCase("http")) {
+          if (!allowPlainHttp) {
+            throw new KeyringException(Reason.CONFIGURATION, "the JWKS URL " + HttpSource.redact(spec.url)
+                + " is plain http: anyone on the network path could replace its keys and forge tokens. Use https, "
+                + "or (loopback, tests, an encrypted sidecar) httpAllowInsecurePlainHttp(true)");
+          }
+          if (!HttpSource.isLoopback(spec.url)) {
+            LOG.log(Level.WARNING, "the JWKS URL {0} is fetched over INSECURE plain http from a host that is not "
+                + "a loopback address: anyone on the network path can replace its keys", HttpSource.redact(spec.url));
+          }
+        }
+      }
       // Each build() makes sources of its own, with the options as they stand now: two
       // keyrings never share a source's state.
       List<Source> resolved = new ArrayList<>();
-      for (Function<Builder, Source> make : sources) {
-        resolved.add(make.apply(this));
+      for (Spec spec : sources) {
+        Source source = spec.make.apply(this);
+        if (spec.verifyOnly) {
+          source.verifyOnly(new VerifyOnly(spec.acceptSecretKeys));
+        }
+        resolved.add(source);
       }
       Keyring keyring = new Keyring(this, resolved);
       keyring.start();

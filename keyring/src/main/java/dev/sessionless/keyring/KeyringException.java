@@ -28,8 +28,13 @@ public final class KeyringException extends RuntimeException {
     UNSAFE_PARAMETERS,
     /** A file holding secrets is readable by others, or could not be created owner-only. */
     INSECURE_FILE,
-    /** The configuration is inconsistent (no source, contradictory options). */
-    CONFIGURATION
+    /** The configuration is inconsistent (no source, contradictory options, a plain-http JWKS URL). */
+    CONFIGURATION,
+    /**
+     * Not the input's fault: an unexpected failure inside the keyring or a library it uses (a bug,
+     * or a broken deployment such as a missing JCA algorithm). Never a rejection of the content.
+     */
+    INTERNAL
   }
 
   private final Reason reason;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.TokenKey;
+import dev.sessionless.core.internal.KeyIds;
 import dev.sessionless.keyring.KeyringException.Reason;
 import java.io.IOException;
 import java.io.StringReader;
@@ -337,18 +338,8 @@ public final class PemKeys {
     return new KeyringException(Reason.MALFORMED, message);
   }
 
-  /** The kid rule of {@link TokenKey}, checked first so a bad kid is the caller's error. */
+  /** The kid rule of {@link TokenKey} (one rule, in core), checked first so a bad kid is the caller's error. */
   private static void checkKid(String kid) {
-    Objects.requireNonNull(kid, "kid");
-    if (kid.isEmpty() || kid.length() > 128) {
-      throw new IllegalArgumentException("kid must be 1 to 128 characters long");
-    }
-    for (int i = 0; i < kid.length(); i++) {
-      char c = kid.charAt(i);
-      if (c < 0x21 || c > 0x7e || c == '"' || c == '\\') {
-        throw new IllegalArgumentException(
-            "kid may hold printable ASCII only, without '\"' or '\\' (position " + i + ")");
-      }
-    }
+    KeyIds.check(kid);
   }
 }

@@ -280,4 +280,16 @@ class PemKeysTest {
     KeySet set = KeySet.fromJwks(KeySet.of(k).toJwksWithSecrets());
     assertTrue(k.sameAs(set.key("ed-2026").orElseThrow()));
   }
+
+  @Test
+  void pemKeysFollowTheOneKidRuleOfCore() {
+    for (String kid : new String[] {"", "has space", "quote\"d", "back\\slash", "x".repeat(129), "caf\u00e9"}) {
+      IllegalArgumentException core = assertThrows(IllegalArgumentException.class,
+          () -> TokenKey.generate(kid, Algorithm.ES256));
+      IllegalArgumentException pem = assertThrows(IllegalArgumentException.class,
+          () -> PemKeys.read(kid, fixture("ec-p256-pkcs8.pem")));
+      assertEquals(core.getMessage(), pem.getMessage(), "one rule, one message: " + kid);
+    }
+    assertEquals("x".repeat(128), PemKeys.read("x".repeat(128), fixture("ec-p256-pkcs8.pem")).kid());
+  }
 }

@@ -8,7 +8,9 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * AES-256-GCM for {@code dir}/{@code A256GCM} JWE, with one {@link Cipher} per thread. A fresh
+ * AES-256-GCM for {@code dir}/{@code A256GCM} JWE, with {@link Cipher}s kept in this engine's
+ * own {@link Pool} (never per thread: a cipher holds its key's schedule, which must leave memory
+ * with the key). A fresh
  * random 96-bit IV for every encryption: keep well under 2^32 encryptions per key (rotate keys).
  */
 public final class AesGcmEngine extends KeyEngine {
@@ -18,7 +20,7 @@ public final class AesGcmEngine extends KeyEngine {
   public static final int TAG_BYTES = 16;
 
   private final SecretKeySpec key;
-  private final ThreadLocal<Cipher> cipher = ThreadLocal.withInitial(AesGcmEngine::newCipher);
+  private final Pool<Cipher> ciphers = new Pool<>(AesGcmEngine::newCipher);
 
   /** @param secret the 32-byte AES key; copied */
   public AesGcmEngine(byte[] secret) {
@@ -51,12 +53,15 @@ public final class AesGcmEngine extends KeyEngine {
   public int encrypt(
       byte[] aad, int aadLen, byte[] plain, int len, SecureRandom random, byte[] ivOut, byte[] out) {
     random.nextBytes(ivOut);
-    Cipher c = cipher.get();
+    Cipher c = ciphers.take();
     try {
       c.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BYTES * 8, ivOut, 0, IV_BYTES));
       c.updateAAD(aad, 0, aadLen);
-      return c.doFinal(plain, 0, len, out, 0);
+      int n = c.doFinal(plain, 0, len, out, 0);
+      ciphers.give(c);
+      return n;
     } catch (GeneralSecurityException e) {
+      // A cipher left mid-operation is not given back.
       throw new IllegalStateException("AES-GCM encryption failed", e);
     }
   }
@@ -69,16 +74,18 @@ public final class AesGcmEngine extends KeyEngine {
    * @return the plaintext length, or -1 when authentication fails
    */
   public int decrypt(byte[] aad, int aadLen, byte[] iv, byte[] in, int len, byte[] out) {
-    Cipher c = cipher.get();
+    Cipher c = ciphers.take();
     try {
       c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BYTES * 8, iv, 0, IV_BYTES));
       c.updateAAD(aad, 0, aadLen);
-      return c.doFinal(in, 0, len, out, 0);
+      int n = c.doFinal(in, 0, len, out, 0);
+      ciphers.give(c);
+      return n;
     } catch (AEADBadTagException e) {
+      ciphers.give(c); // a failed tag check ends the operation; the cipher is reusable
       return -1;
     } catch (GeneralSecurityException e) {
-      // A cipher left mid-operation must not be reused.
-      cipher.remove();
+      // A cipher left mid-operation must not be reused: it is not given back.
       return -1;
     }
   }

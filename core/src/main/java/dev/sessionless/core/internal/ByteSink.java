@@ -3,17 +3,32 @@ package dev.sessionless.core.internal;
 import java.io.OutputStream;
 import java.util.Arrays;
 
-/** A growable byte buffer to write JSON into, reused per thread by the encoder. */
+/**
+ * A growable byte buffer to write JSON into, taken from a shared {@link Pool} by the encoder and
+ * given back after each token (no thread keeps one).
+ */
 public final class ByteSink extends OutputStream {
-  private static final ThreadLocal<ByteSink> LOCAL = ThreadLocal.withInitial(ByteSink::new);
-  private byte[] buf = new byte[512];
+  private static final int INITIAL = 512;
+  private static final Pool<ByteSink> POOL = new Pool<>(ByteSink::new);
+  private byte[] buf = new byte[INITIAL];
   private int size;
 
-  /** This thread's sink, emptied. */
-  public static ByteSink reset() {
-    ByteSink s = LOCAL.get();
+  private ByteSink() {}
+
+  /** An empty sink; give it back with {@link #release()}. */
+  public static ByteSink take() {
+    ByteSink s = POOL.take();
     s.size = 0;
     return s;
+  }
+
+  /** Gives this sink back to the pool, first dropping a buffer that grew large. */
+  public void release() {
+    if (buf.length > Scratch.KEEP_AT_MOST) {
+      buf = new byte[INITIAL];
+    }
+    size = 0;
+    POOL.give(this);
   }
 
   @Override

@@ -16,21 +16,17 @@ import java.util.List;
  * long, {@code jti} is 1 to 128 characters, and the application state claim is left as bytes.
  */
 public final class ClaimsReader {
-  /** The private claim that holds the application state. */
-  public static final String STATE_CLAIM = "st";
-  /** The longest session id ({@code jti}) accepted, in chars; as {@code Claims.Builder#sessionId}. */
-  public static final int MAX_SESSION_ID = 128;
-  /** The latest NumericDate accepted: 9999-12-31T23:59:59Z. */
-  public static final long MAX_NUMERIC_DATE = 253_402_300_799L;
-
-  static final int ISS = 1;
-  static final int SUB = 2;
-  static final int AUD = 4;
-  static final int EXP = 8;
-  static final int NBF = 16;
-  static final int IAT = 32;
-  static final int JTI = 64;
-  static final int ST = 128;
+  private static final int ISS = ClaimRules.ISS;
+  private static final int SUB = ClaimRules.SUB;
+  private static final int AUD = ClaimRules.AUD;
+  private static final int EXP = ClaimRules.EXP;
+  private static final int NBF = ClaimRules.NBF;
+  private static final int IAT = ClaimRules.IAT;
+  private static final int JTI = ClaimRules.JTI;
+  private static final int ST = ClaimRules.ST;
+  private static final int MAX_SESSION_ID = ClaimRules.MAX_SESSION_ID;
+  private static final long MAX_NUMERIC_DATE = ClaimRules.MAX_NUMERIC_DATE;
+  private static final String STATE_CLAIM = ClaimRules.STATE_CLAIM;
 
   private ClaimsReader() {}
 

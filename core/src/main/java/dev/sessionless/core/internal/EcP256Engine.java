@@ -1,8 +1,6 @@
 package dev.sessionless.core.internal;
 
 import java.math.BigInteger;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.digests.SHA256Digest;
@@ -27,16 +25,10 @@ public final class EcP256Engine extends KeyEngine {
   public static final ECDomainParameters DOMAIN =
       new ECDomainParameters(CURVE.getCurve(), CURVE.getG(), CURVE.getN(), CURVE.getH());
   private static final BigInteger N = DOMAIN.getN();
-  private static final ThreadLocal<MessageDigest> SHA256 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException(e);
-            }
-          });
 
+  static {
+    BouncyCastleInit.initialiseWithoutThreadState();
+  }
   private final ECPublicKeyParameters publicKey;
   private final ECPrivateKeyParameters privateKey;
   private final byte[] x;
@@ -158,10 +150,13 @@ public final class EcP256Engine extends KeyEngine {
     return verifier.verifySignature(digest(in, len), r, s);
   }
 
+  /** SHA-256 with a new lightweight digest per call: nothing kept per thread, and tiny next to the curve arithmetic. */
   private static byte[] digest(byte[] in, int len) {
-    MessageDigest md = SHA256.get();
+    SHA256Digest md = new SHA256Digest();
     md.update(in, 0, len);
-    return md.digest();
+    byte[] out = new byte[md.getDigestSize()];
+    md.doFinal(out, 0);
+    return out;
   }
 
   private static void put(BigInteger v, byte[] out, int off) {

@@ -34,14 +34,14 @@ public final class FastClaims {
   private static final int MAX_NUMBER_CHARS = 40;
   private static final int MAX_NAME_BYTES = 1024;
 
-  private static final int ISS = ClaimsReader.ISS;
-  private static final int SUB = ClaimsReader.SUB;
-  private static final int AUD = ClaimsReader.AUD;
-  private static final int EXP = ClaimsReader.EXP;
-  private static final int NBF = ClaimsReader.NBF;
-  private static final int IAT = ClaimsReader.IAT;
-  private static final int JTI = ClaimsReader.JTI;
-  private static final int ST = ClaimsReader.ST;
+  private static final int ISS = ClaimRules.ISS;
+  private static final int SUB = ClaimRules.SUB;
+  private static final int AUD = ClaimRules.AUD;
+  private static final int EXP = ClaimRules.EXP;
+  private static final int NBF = ClaimRules.NBF;
+  private static final int IAT = ClaimRules.IAT;
+  private static final int JTI = ClaimRules.JTI;
+  private static final int ST = ClaimRules.ST;
 
   /** Printable ASCII, no quote or backslash: the only bytes of a claim string this reader takes. */
   private static final boolean[] PLAIN = new boolean[128];
@@ -144,7 +144,7 @@ public final class FastClaims {
           if (bit == SUB) {
             out.subject = s;
           } else {
-            if (n < 1 || n > ClaimsReader.MAX_SESSION_ID) {
+            if (n < 1 || n > ClaimRules.MAX_SESSION_ID) {
               return false;
             }
             out.id = s;
@@ -162,7 +162,7 @@ public final class FastClaims {
             i++;
           }
           int digits = i - start;
-          if (digits == 0 || digits > 15 || (digits > 1 && buf[start] == '0') || v > ClaimsReader.MAX_NUMERIC_DATE) {
+          if (digits == 0 || digits > 15 || (digits > 1 && buf[start] == '0') || v > ClaimRules.MAX_NUMERIC_DATE) {
             return false;
           }
           if (bit == EXP) {

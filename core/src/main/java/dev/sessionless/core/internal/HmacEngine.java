@@ -2,14 +2,29 @@ package dev.sessionless.core.internal;
 
 import java.security.GeneralSecurityException;
 import javax.crypto.Mac;
+import javax.crypto.ShortBufferException;
 import javax.crypto.spec.SecretKeySpec;
 
-/** HMAC-SHA-2 with one keyed {@link Mac} per thread, initialised once. */
+/**
+ * HMAC-SHA-2 with keyed {@link Mac}s kept in this engine's own {@link Pool}: a keyed {@code Mac}
+ * is made once (cloned from a keyed prototype, no provider look-up) and reused by any thread, and
+ * it lives exactly as long as this engine, so a retired secret leaves memory with its key.
+ */
 public final class HmacEngine extends KeyEngine {
-  private final SecretKeySpec key;
   private final String jcaName;
   private final int macLength;
-  private final ThreadLocal<Mac> mac;
+  private final Mac prototype;
+  private final Pool<Keyed> pool;
+
+  /** A keyed Mac and room for the MAC it computes when verifying. */
+  private static final class Keyed {
+    final Mac mac;
+    final byte[] expected = new byte[64];
+
+    Keyed(Mac mac) {
+      this.mac = mac;
+    }
+  }
 
   /**
    * @param jcaName {@code HmacSHA256}, {@code HmacSHA384} or {@code HmacSHA512}
@@ -17,19 +32,23 @@ public final class HmacEngine extends KeyEngine {
    */
   public HmacEngine(String jcaName, byte[] secret) {
     this.jcaName = jcaName;
-    this.key = new SecretKeySpec(secret, jcaName);
-    Mac probe = newMac();
-    this.macLength = probe.getMacLength();
-    this.mac = ThreadLocal.withInitial(this::newMac);
-  }
-
-  private Mac newMac() {
     try {
-      Mac m = Mac.getInstance(jcaName);
-      m.init(key);
-      return m;
+      this.prototype = Mac.getInstance(jcaName);
+      prototype.init(new SecretKeySpec(secret, jcaName));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(jcaName + " is not available in this JVM", e);
+    }
+    this.macLength = prototype.getMacLength();
+    this.pool = new Pool<>(this::newKeyed);
+  }
+
+  private Keyed newKeyed() {
+    synchronized (prototype) {
+      try {
+        return new Keyed((Mac) prototype.clone());
+      } catch (CloneNotSupportedException e) {
+        throw new IllegalStateException(jcaName + " of this JVM's provider cannot be cloned", e);
+      }
     }
   }
 
@@ -45,13 +64,9 @@ public final class HmacEngine extends KeyEngine {
 
   @Override
   public int sign(byte[] in, int len, byte[] out) {
-    Mac m = mac.get();
-    m.update(in, 0, len);
-    try {
-      m.doFinal(out, 0);
-    } catch (javax.crypto.ShortBufferException e) {
-      throw new IllegalStateException(e);
-    }
+    Keyed k = pool.take();
+    mac(k.mac, in, len, out);
+    pool.give(k);
     return macLength;
   }
 
@@ -60,8 +75,24 @@ public final class HmacEngine extends KeyEngine {
     if (sigLen != macLength) {
       return false;
     }
-    byte[] expected = Scratch.get().mac;
-    sign(in, len, expected);
-    return ConstantTime.equals(expected, 0, sig, 0, macLength);
+    Keyed k = pool.take();
+    mac(k.mac, in, len, k.expected);
+    boolean ok = ConstantTime.equals(k.expected, 0, sig, 0, macLength);
+    pool.give(k);
+    return ok;
+  }
+
+  private void mac(Mac m, byte[] in, int len, byte[] out) {
+    m.update(in, 0, len);
+    try {
+      m.doFinal(out, 0); // also resets the Mac for its next use
+    } catch (ShortBufferException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** How many keyed Macs this engine holds in its pool now (for tests). */
+  int pooled() {
+    return pool.size();
   }
 }

@@ -4,8 +4,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 
-/** The JSON factories the token reader and writer use. */
+/**
+ * The JSON factories the token reader and writer use. None uses Jackson's default per-thread
+ * buffer recycling (see {@link Pool} for why nothing is kept per thread).
+ */
 public final class Json {
   /** Deepest nesting accepted anywhere in a header or payload. */
   public static final int MAX_DEPTH = 32;
@@ -19,6 +23,7 @@ public final class Json {
           .streamReadConstraints(
               StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(64).build())
           .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+          .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
           .build();
 
   /** As {@link #STRICT}, and refuses a duplicated member name anywhere; for the rarely read parts. */
@@ -28,7 +33,17 @@ public final class Json {
               StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(64).build())
           .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
           .build();
+
+  /**
+   * A plain factory (Jackson's defaults) for the default state mapper. Like the two above, its
+   * buffers are recycled through a shared pool rather than Jackson's default per-thread one,
+   * which would keep Jackson objects reachable from every thread that ever encoded a token.
+   */
+  public static JsonFactory plainFactory() {
+    return JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
+  }
 
   static {
     STRICT.disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);

@@ -3,6 +3,7 @@ package dev.sessionless.core.internal;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
@@ -26,6 +27,18 @@ public final class JwkJson {
       return MAPPER.readTree(json);
     } catch (IOException e) {
       throw new IllegalArgumentException("the " + what + " is not valid JSON (or repeats a member)");
+    }
+  }
+
+  /**
+   * Writes a JWK or JWKS tree as compact JSON through {@link #MAPPER}, not {@code
+   * JsonNode.toString()}, whose internal mapper recycles buffers per thread.
+   */
+  public static String write(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing a JWK to memory failed", e);
     }
   }
 

@@ -2,7 +2,8 @@ package dev.sessionless.core.internal;
 
 /**
  * The cryptography of one key: sign and verify for JWS keys, encrypt and decrypt for JWE keys.
- * Thread-safe; implementations keep JCA objects per thread so no call looks up a provider.
+ * Thread-safe; implementations keep their JCA objects in their own pools (never per thread), so
+ * no call looks up a provider and nothing outlives the key.
  */
 public abstract class KeyEngine {
   /** Whether this engine holds the private or secret part needed to sign or encrypt. */

@@ -1,11 +1,15 @@
 package dev.sessionless.core.internal;
 
 /**
- * Per-thread working buffers for the hot path, so a decode allocates only what it returns.
- * Never hand a scratch array to code that may keep it.
+ * Working buffers for one encode or decode, taken from a shared {@link Pool} and given back, so
+ * a decode allocates only what it returns. Never hand a scratch array to code that may keep it,
+ * and never use a scratch after giving it back. No thread keeps one: see {@link Pool} for why.
  */
 public final class Scratch {
-  private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
+  /** Buffers grown beyond this are not kept when the scratch goes back to the pool. */
+  static final int KEEP_AT_MOST = 16 * 1024;
+  private static final int INITIAL = 1024;
+  private static final Pool<Scratch> POOL = new Pool<>(Scratch::new);
 
   /** Room for a MAC or signature (64 bytes is the largest: HS512, ES256, Ed25519). */
   public final byte[] mac = new byte[64];
@@ -16,18 +20,29 @@ public final class Scratch {
   /** The decoded claims of the token being read; reused. */
   public final ParsedClaims claims = new ParsedClaims();
 
-  /** The length a decrypt step left in {@link #payload(int)}. */
-  public int lastLength;
-
-  private byte[] payload = new byte[1024];
+  private byte[] payload = new byte[INITIAL];
   private byte[] inflated = new byte[0];
-  private byte[] work = new byte[1024];
+  private byte[] work = new byte[INITIAL];
 
   private Scratch() {}
 
-  /** This thread's scratch space. */
-  public static Scratch get() {
-    return LOCAL.get();
+  /** A scratch for this operation; give it back with {@link #release()}. */
+  public static Scratch take() {
+    return POOL.take();
+  }
+
+  /** Gives this scratch back to the pool, first dropping any buffer that grew large. */
+  public void release() {
+    if (payload.length > KEEP_AT_MOST) {
+      payload = new byte[INITIAL];
+    }
+    if (inflated.length > KEEP_AT_MOST) {
+      inflated = new byte[0];
+    }
+    if (work.length > KEEP_AT_MOST) {
+      work = new byte[INITIAL];
+    }
+    POOL.give(this);
   }
 
   /** A buffer of at least {@code n} bytes for a decoded payload; its contents are undefined. */

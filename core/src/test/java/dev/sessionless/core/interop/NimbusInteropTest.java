@@ -154,8 +154,9 @@ class NimbusInteropTest {
     BadJWTException expired = assertThrows(BadJWTException.class, () -> verifier.verify(staleClaims, null));
     assertTrue(expired.getMessage().contains("xpired"), expired.getMessage());
 
-    // Not before an hour from now.
-    String early = c.codec(KeySet.of(key), fixed(now)).encode(ourClaims("early", now.plus(Duration.ofHours(1))).build());
+    // Not before an hour from now (living two hours, or it would never be valid at all).
+    String early = c.codec(KeySet.of(key), fixed(now)).encode(
+        ourClaims("early", now.plus(Duration.ofHours(1))).timeToLive(Duration.ofHours(2)).build());
     JWTClaimsSet earlyClaims = readWithNimbus(c, early, jwk).getJWTClaimsSet();
     assertThrows(BadJWTException.class, () -> verifier.verify(earlyClaims, null));
 

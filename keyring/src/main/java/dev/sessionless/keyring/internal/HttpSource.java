@@ -91,8 +91,31 @@ public final class HttpSource extends Source {
         .build();
   }
 
+  /**
+   * Whether the URL's host is {@code localhost} or a loopback address literal; names are never
+   * resolved here.
+   */
+  public static boolean isLoopback(URI url) {
+    String host = url.getHost();
+    if (host == null) {
+      return false;
+    }
+    if (host.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    if (!literal.matches("[0-9.]+") && !literal.contains(":")) {
+      return false; // a name: resolving it would be a lookup, and a name can point anywhere
+    }
+    try {
+      return java.net.InetAddress.getByName(literal).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
   /** The URL without user info, query or fragment, which may carry credentials. */
-  static String redact(URI url) {
+  public static String redact(URI url) {
     String port = url.getPort() < 0 ? "" : ":" + url.getPort();
     return url.getScheme() + "://" + url.getHost() + port + (url.getRawPath() == null ? "" : url.getRawPath())
         + (url.getRawQuery() == null ? "" : "?…");

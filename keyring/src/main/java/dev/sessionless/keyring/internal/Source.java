@@ -5,6 +5,7 @@ import dev.sessionless.keyring.KeyringException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,6 +16,22 @@ import java.util.Objects;
  */
 public abstract class Source {
   private volatile State state = State.INITIAL;
+  private VerifyOnly verifyOnly;
+  private String lastDropNote = "";
+
+  /**
+   * Makes this source verify-only: its keys never sign, never override a local source's key,
+   * lose their private parts, and secret keys are dropped unless {@code policy} accepts them.
+   * Called once, before the first check.
+   */
+  public final void verifyOnly(VerifyOnly policy) {
+    this.verifyOnly = policy;
+  }
+
+  /** Whether this source is verify-only. */
+  public final boolean isVerifyOnly() {
+    return verifyOnly != null;
+  }
 
   /** Where the keys come from, for logs and status: a path, a variable name or a redacted URL. */
   public abstract String describe();
@@ -60,25 +77,46 @@ public abstract class Source {
   /** Releases what the source holds (a connection pool); called once by {@code close()}. */
   public void close() {}
 
-  /** Runs one check; returns the delay until the next. Never throws. */
+  /**
+   * Runs one check; returns the delay until the next. Throws only what the logger throws: every
+   * failure of the source itself, unexpected ones included, is recorded in its state.
+   */
   public final Duration check(Instant now, System.Logger log) {
     State s = state;
+    KeySet keys;
+    List<String> refused = s.refusedKeyIds;
+    String note = null;
+    Duration next;
     try {
       KeySet loaded = load(now);
-      KeySet keys = loaded == null ? s.keys : loaded;
-      Duration next = nextCheckAfterSuccess();
-      if (s.failuresInARow > 0 && s.lastSuccess != null) {
-        log.log(Level.INFO, "{0}: recovered after {1} failed check(s)", describe(), s.failuresInARow);
+      keys = loaded == null ? s.keys : loaded;
+      if (loaded != null && verifyOnly != null) {
+        VerifyOnly.Result r = verifyOnly.apply(loaded);
+        keys = r.keys;
+        refused = r.droppedSecretKeys;
+        note = r.note();
       }
-      state = new State(keys, now, s.lastFailure, s.lastFailureReason, s.lastFailureTime,
-          s.checks + 1, s.failures, 0, next);
-      return next;
+      next = nextCheckAfterSuccess();
     } catch (KeyringException e) {
       return failed(s, now, e.reason(), e.reason() + ": " + e.getMessage(), log);
-    } catch (RuntimeException e) {
-      // A bug or an unexpected library exception: its message may quote content, so keep only the type.
-      return failed(s, now, KeyringException.Reason.MALFORMED, "UNEXPECTED: " + e.getClass().getName(), log);
+    } catch (RuntimeException | Error e) {
+      // A bug, a broken deployment or an unexpected library failure: not the content's fault, so
+      // not MALFORMED. Its message may quote content, so keep only the type.
+      return failed(s, now, KeyringException.Reason.INTERNAL, "INTERNAL: unexpected " + e.getClass().getName(), log);
     }
+    state = new State(keys, now, s.lastFailure, s.lastFailureReason, s.lastFailureTime,
+        s.checks + 1, s.failures, 0, next, refused);
+    if (note != null && !note.equals(lastDropNote)) {
+      lastDropNote = note;
+      if (!note.isEmpty()) {
+        log.log(Level.WARNING, "{0} is verify-only: {1}. Its keys verify tokens and never sign{2}", describe(), note,
+            refused.isEmpty() ? "" : "; to verify with secret keys from it, mark it acceptSecretKeys()");
+      }
+    }
+    if (s.failuresInARow > 0 && s.lastSuccess != null) {
+      log.log(Level.INFO, "{0}: recovered after {1} failed check(s)", describe(), s.failuresInARow);
+    }
+    return next;
   }
 
   private Duration failed(State s, Instant now, KeyringException.Reason reason, String message, System.Logger log) {
@@ -89,10 +127,15 @@ public abstract class Source {
     if (drop) {
       keys = KeySet.empty();
     }
-    state = new State(keys, s.lastSuccess, message, reason, now, s.checks + 1, s.failures + 1, inARow, next);
+    state = new State(keys, s.lastSuccess, message, reason, now, s.checks + 1, s.failures + 1, inARow, next,
+        s.refusedKeyIds);
     if (drop) {
       log.log(Level.ERROR, "{0}: no good keys since {1}, past the stale bound; its keys are DROPPED and "
           + "tokens under them are now rejected ({2})", describe(), s.lastSuccess, message);
+    } else if (reason == KeyringException.Reason.INTERNAL) {
+      log.log(Level.ERROR, "{0}: check failed inside the keyring ({1}), {2}{3}", describe(), message,
+          s.lastSuccess == null ? "no keys from it yet" : "keeping its last good keys",
+          rechecks() ? "; next attempt in " + next : "");
     } else if (inARow == 1 || !message.equals(s.lastFailure)) {
       // The first failure of a run (or a new kind of failure) is a warning; repeats are counted.
       log.log(Level.WARNING, "{0}: check failed, {1} ({2}){3}", describe(),
@@ -116,7 +159,7 @@ public abstract class Source {
 
   /** What a source knows after its last check. Immutable. */
   public static final class State {
-    static final State INITIAL = new State(KeySet.empty(), null, null, null, null, 0, 0, 0, null);
+    static final State INITIAL = new State(KeySet.empty(), null, null, null, null, 0, 0, 0, null, List.of());
 
     /** The last good keys. */
     public final KeySet keys;
@@ -136,9 +179,12 @@ public abstract class Source {
     public final int failuresInARow;
     /** The delay chosen for the next check, or {@code null} before the first check. */
     public final Duration nextCheckDelay;
+    /** Kids of secret keys a verify-only source offered at its last good load and did not take. */
+    public final List<String> refusedKeyIds;
 
     State(KeySet keys, Instant lastSuccess, String lastFailure, KeyringException.Reason lastFailureReason,
-        Instant lastFailureTime, long checks, long failures, int failuresInARow, Duration nextCheckDelay) {
+        Instant lastFailureTime, long checks, long failures, int failuresInARow, Duration nextCheckDelay,
+        List<String> refusedKeyIds) {
       this.keys = Objects.requireNonNull(keys);
       this.lastSuccess = lastSuccess;
       this.lastFailure = lastFailure;
@@ -148,6 +194,7 @@ public abstract class Source {
       this.failures = failures;
       this.failuresInARow = failuresInARow;
       this.nextCheckDelay = nextCheckDelay;
+      this.refusedKeyIds = List.copyOf(refusedKeyIds);
     }
   }
 }

@@ -2,6 +2,8 @@ package dev.sessionless.keyring.live;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import dev.sessionless.core.KeySet;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -44,15 +46,32 @@ final class JwksEndpoint implements AutoCloseable {
   final CountDownLatch hanging = new CountDownLatch(1);
 
   JwksEndpoint(KeySet keys) throws IOException {
+    this(keys, false);
+  }
+
+  /** An endpoint over HTTPS with the certificate of {@link TestTls#LOOPBACK} (clients must trust it). */
+  static JwksEndpoint tls(KeySet keys) throws IOException {
+    return new JwksEndpoint(keys, true);
+  }
+
+  private JwksEndpoint(KeySet keys, boolean tls) throws IOException {
     body = keys.toPublicJwks();
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    if (tls) {
+      HttpsServer https = HttpsServer.create(loopback, 0);
+      https.setHttpsConfigurator(new HttpsConfigurator(TestTls.LOOPBACK.server));
+      server = https;
+    } else {
+      server = HttpServer.create(loopback, 0);
+    }
     server.createContext("/jwks", this::handle);
     server.setExecutor(executor);
     server.start();
   }
 
   URI uri() {
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/jwks");
+    String scheme = server instanceof HttpsServer ? "https" : "http";
+    return URI.create(scheme + "://127.0.0.1:" + server.getAddress().getPort() + "/jwks");
   }
 
   void publish(KeySet keys) {

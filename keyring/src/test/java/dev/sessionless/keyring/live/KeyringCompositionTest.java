@@ -37,7 +37,7 @@ class KeyringCompositionTest {
     Files.writeString(file, local.toJwksWithSecrets());
     KeySet otherService = KeySet.of(TokenKey.generate("auth-es", Algorithm.ES256));
     try (JwksEndpoint remote = new JwksEndpoint(otherService);
-        Keyring keyring = Keyring.builder().jwksFile(file).jwksUrl(remote.uri()).build()) {
+        Keyring keyring = Keyring.builder().jwksFile(file).jwksUrl(remote.uri()).httpAllowInsecurePlainHttp(true).build()) {
       assertEquals(List.of("local-hs", "auth-es"), keyring.status().keyIds());
       assertEquals(Map.of(Algorithm.HS256, "local-hs"), keyring.status().signingKeyIds(),
           "the remote public key verifies but never signs");

@@ -64,7 +64,7 @@ class KeyringHttpFailureTest {
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "no-cache";
     Keyring keyring = keep(Keyring.builder().keys(KeySet.of(TokenKey.generate("local", Algorithm.HS256)))
-        .jwksUrl(e.uri()).clock(clock).httpRefreshBounds(Duration.ofMillis(10), Duration.ofMillis(50))
+        .jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).clock(clock).httpRefreshBounds(Duration.ofMillis(10), Duration.ofMillis(50))
         .httpBackoff(Duration.ofMillis(10)).httpMaxStale(Duration.ofHours(1)).build());
     e.status = 500;
     Await.until(() -> http(keyring).failures() >= 2, () -> "failures during the outage");
@@ -83,7 +83,7 @@ class KeyringHttpFailureTest {
   void droppedConnectionsAreFailuresThatKeepTheKeys() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "no-cache";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri())
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(10), Duration.ofMillis(50)).httpBackoff(Duration.ofMillis(10)).build());
     KeySet good = keyring.current();
     e.dropConnection = true;
@@ -98,7 +98,7 @@ class KeyringHttpFailureTest {
   void stoppedServerIsAnOutageThatKeepsTheKeys() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "no-cache";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri())
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(10), Duration.ofMillis(50)).httpBackoff(Duration.ofMillis(10)).build());
     e.server.stop(0);
     Await.until(() -> http(keyring).failures() >= 2, () -> "failures: " + keyring.status());
@@ -110,7 +110,7 @@ class KeyringHttpFailureTest {
   void failuresBackOffExponentiallyWithJitter() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "no-cache";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri())
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(5), Duration.ofSeconds(30)).httpBackoff(Duration.ofMillis(20)).build());
     e.status = 503;
     Await.until(() -> http(keyring).consecutiveFailures() >= 5, () -> "five failures in a row");
@@ -126,7 +126,7 @@ class KeyringHttpFailureTest {
   void sourceAllowedToStartEmptyFillsInWhenTheServerAnswers() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     e.status = 503;
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpRequiredAtStart(false)
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).httpRequiredAtStart(false)
         .httpBackoff(Duration.ofMillis(10)).build());
     assertTrue(keyring.current().keys().isEmpty(), "started without keys");
     assertEquals(1, http(keyring).failures());
@@ -138,7 +138,7 @@ class KeyringHttpFailureTest {
   void sourceRequiredAtStartFailsTheBuild() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     e.status = 503;
-    KeyringException x = failsToBuild(Keyring.builder().jwksUrl(e.uri()));
+    KeyringException x = failsToBuild(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true));
     assertEquals(KeyringException.Reason.UNAVAILABLE, x.reason());
     assertTrue(x.getMessage().contains("HTTP 503"), x.getMessage());
   }
@@ -146,7 +146,7 @@ class KeyringHttpFailureTest {
   @Test
   void serverThatNeverAnswersIsCutOffByTheReadTimeout() throws Exception {
     SilentServer silent = keep(new SilentServer(null));
-    KeyringException e = failsToBuild(Keyring.builder().jwksUrl(silent.uri()).httpReadTimeout(Duration.ofMillis(200)));
+    KeyringException e = failsToBuild(Keyring.builder().jwksUrl(silent.uri()).httpAllowInsecurePlainHttp(true).httpReadTimeout(Duration.ofMillis(200)));
     assertEquals(KeyringException.Reason.UNAVAILABLE, e.reason());
     assertTrue(e.getMessage().contains("read timeout"), e.getMessage());
   }
@@ -156,7 +156,7 @@ class KeyringHttpFailureTest {
     // The JDK client's own request timeout ends with the headers; the keyring's covers the body.
     SilentServer stalling = keep(new SilentServer(
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"keys\":["));
-    KeyringException e = failsToBuild(Keyring.builder().jwksUrl(stalling.uri())
+    KeyringException e = failsToBuild(Keyring.builder().jwksUrl(stalling.uri()).httpAllowInsecurePlainHttp(true)
         .httpConnectTimeout(Duration.ofMillis(200)).httpReadTimeout(Duration.ofMillis(300)));
     assertEquals(KeyringException.Reason.UNAVAILABLE, e.reason());
     assertTrue(e.getMessage().contains("read timeout"), e.getMessage());
@@ -183,7 +183,7 @@ class KeyringHttpFailureTest {
       server.setDaemon(true);
       server.start();
       KeyringException e = failsToBuild(Keyring.builder()
-          .jwksUrl(URI.create("http://127.0.0.1:" + slow.getLocalPort() + "/jwks"))
+          .jwksUrl(URI.create("http://127.0.0.1:" + slow.getLocalPort() + "/jwks")).httpAllowInsecurePlainHttp(true)
           .httpConnectTimeout(Duration.ofMillis(200)).httpReadTimeout(Duration.ofMillis(500)));
       assertEquals(KeyringException.Reason.UNAVAILABLE, e.reason());
       assertTrue(e.getMessage().contains("read timeout"), e.getMessage());
@@ -193,7 +193,7 @@ class KeyringHttpFailureTest {
   @Test
   void connectTimeoutIsHonoured() throws Exception {
     FullBacklogServer full = keep(new FullBacklogServer());
-    KeyringException e = failsToBuild(Keyring.builder().jwksUrl(full.uri())
+    KeyringException e = failsToBuild(Keyring.builder().jwksUrl(full.uri()).httpAllowInsecurePlainHttp(true)
         .httpConnectTimeout(Duration.ofMillis(300)).httpReadTimeout(Duration.ofSeconds(30)));
     assertEquals(KeyringException.Reason.UNAVAILABLE, e.reason());
     assertTrue(e.getMessage().contains("connect timeout"), e.getMessage());
@@ -205,7 +205,7 @@ class KeyringHttpFailureTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    KeyringException e = failsToBuild(Keyring.builder().jwksUrl(URI.create("http://127.0.0.1:" + port + "/jwks")));
+    KeyringException e = failsToBuild(Keyring.builder().jwksUrl(URI.create("http://127.0.0.1:" + port + "/jwks")).httpAllowInsecurePlainHttp(true));
     assertEquals(KeyringException.Reason.UNAVAILABLE, e.reason());
   }
 
@@ -213,11 +213,11 @@ class KeyringHttpFailureTest {
   void oversizedResponseIsRefusedWithOrWithoutAContentLength() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     e.body = "{\"keys\":[],\"pad\":\"" + "x".repeat(64 * 1024) + "\"}";
-    KeyringException declared = failsToBuild(Keyring.builder().jwksUrl(e.uri()).httpMaxResponseBytes(1024));
+    KeyringException declared = failsToBuild(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).httpMaxResponseBytes(1024));
     assertEquals(KeyringException.Reason.MALFORMED, declared.reason());
     assertTrue(declared.getMessage().contains("more than 1024 bytes"), declared.getMessage());
     e.chunked = true;
-    KeyringException streamed = failsToBuild(Keyring.builder().jwksUrl(e.uri()).httpMaxResponseBytes(1024));
+    KeyringException streamed = failsToBuild(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).httpMaxResponseBytes(1024));
     assertEquals(KeyringException.Reason.MALFORMED, streamed.reason());
     assertTrue(streamed.getMessage().contains("more than 1024 bytes"), streamed.getMessage());
   }
@@ -226,7 +226,7 @@ class KeyringHttpFailureTest {
   void chunkedResponseUnderTheCapIsRead() throws IOException {
     JwksEndpoint e = endpoint(es256("k1", "k2"));
     e.chunked = true;
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).build());
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).build());
     assertEquals(List.of("k1", "k2"), kids(keyring));
   }
 
@@ -234,7 +234,7 @@ class KeyringHttpFailureTest {
   void redirectsAreNotFollowed() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     e.status = 302;
-    KeyringException x = failsToBuild(Keyring.builder().jwksUrl(e.uri()));
+    KeyringException x = failsToBuild(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true));
     assertTrue(x.getMessage().contains("HTTP 302"), x.getMessage());
   }
 
@@ -242,7 +242,7 @@ class KeyringHttpFailureTest {
   void currentNeverWaitsForARefreshThatHangs() throws Exception {
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "max-age=3600";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpReadTimeout(Duration.ofSeconds(60)).build());
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).httpReadTimeout(Duration.ofSeconds(60)).build());
     e.hang = new CountDownLatch(1);
     keyring.unknownKeyId("whatever"); // starts a refresh on the keyring's thread, which now hangs
     assertTrue(e.hanging.await(10, TimeUnit.SECONDS), "the refresh is stuck in the server");
@@ -265,7 +265,7 @@ class KeyringHttpFailureTest {
     e.cacheControl = "max-age=3600";
     Keyring[] keyring = new Keyring[1];
     Thread refresh = RefreshThreads.startedBy(
-        () -> Keyring.builder().jwksUrl(e.uri()).httpReadTimeout(Duration.ofSeconds(60)).build(), keyring);
+        () -> Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).httpReadTimeout(Duration.ofSeconds(60)).build(), keyring);
     e.hang = new CountDownLatch(1);
     keyring[0].unknownKeyId("whatever");
     assertTrue(e.hanging.await(10, TimeUnit.SECONDS), "the refresh is stuck in the server");
@@ -279,11 +279,11 @@ class KeyringHttpFailureTest {
   void urlQueryIsKeptOutOfDescriptionsAndMessages() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     URI withToken = URI.create(e.uri() + "?access_token=s3cr3t-value");
-    Keyring keyring = keep(Keyring.builder().jwksUrl(withToken).build());
+    Keyring keyring = keep(Keyring.builder().jwksUrl(withToken).httpAllowInsecurePlainHttp(true).build());
     assertFalse(keyring.toString().contains("s3cr3t") || keyring.status().toString().contains("s3cr3t"),
         keyring.status().toString());
     e.status = 500;
-    KeyringException x = failsToBuild(Keyring.builder().jwksUrl(withToken));
+    KeyringException x = failsToBuild(Keyring.builder().jwksUrl(withToken).httpAllowInsecurePlainHttp(true));
     assertFalse(x.getMessage().contains("s3cr3t"), x.getMessage());
   }
 }

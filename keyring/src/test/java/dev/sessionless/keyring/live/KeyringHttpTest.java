@@ -76,7 +76,7 @@ class KeyringHttpTest {
   void publicKeysAreFetchedAtStartAndVerifyTokensSignedElsewhere() throws IOException {
     KeySet signer = es256("remote-1");
     JwksEndpoint e = endpoint(signer);
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).build());
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).build());
     assertEquals(List.of("remote-1"), kids(keyring));
     assertTrue(!keyring.current().key("remote-1").orElseThrow().canSign(), "public keys only: verification only");
     assertEquals("remote-1", es256Codec(keyring).decode(es256Codec(signer).encode(Claims.builder().build())).keyId());
@@ -86,7 +86,7 @@ class KeyringHttpTest {
   void maxAgeDecidesWhenToRefresh() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "public, max-age=1";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri())
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(10), Duration.ofHours(1)).build());
     assertBetween(Duration.ofMillis(750), Duration.ofMillis(900), http(keyring).nextCheckDelay());
     e.publish(es256("k1", "k2"));
@@ -100,7 +100,7 @@ class KeyringHttpTest {
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "max-age=100";
     e.age = "60"; // a cache in between already held it for a minute
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri())
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(10), Duration.ofHours(1)).build());
     assertBetween(Duration.ofSeconds(30), Duration.ofSeconds(36), http(keyring).nextCheckDelay());
   }
@@ -109,11 +109,11 @@ class KeyringHttpTest {
   void refreshIntervalIsKeptWithinItsBounds() throws IOException {
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "max-age=86400";
-    Keyring capped = keep(Keyring.builder().jwksUrl(e.uri())
+    Keyring capped = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofSeconds(30), Duration.ofMinutes(10)).build());
     assertEquals(Duration.ofMinutes(10), http(capped).nextCheckDelay(), "a day of max-age, capped at the maximum");
     JwksEndpoint plain = endpoint(es256("k2"));
-    Keyring byDefault = keep(Keyring.builder().jwksUrl(plain.uri()).build());
+    Keyring byDefault = keep(Keyring.builder().jwksUrl(plain.uri()).httpAllowInsecurePlainHttp(true).build());
     assertBetween(Duration.ofSeconds(225), Duration.ofSeconds(270), http(byDefault).nextCheckDelay());
   }
 
@@ -122,7 +122,7 @@ class KeyringHttpTest {
     for (String directive : List.of("no-store", "private, no-cache", "no-cache, max-age=600")) {
       JwksEndpoint e = endpoint(es256("k1"));
       e.cacheControl = directive;
-      Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri())
+      Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
           .httpRefreshBounds(Duration.ofSeconds(40), Duration.ofHours(1)).build());
       assertEquals(Duration.ofSeconds(40), http(keyring).nextCheckDelay(), directive);
     }
@@ -132,12 +132,12 @@ class KeyringHttpTest {
   void longMaxAgeMeansNoRefetchEvenWithAShortMinimum() throws Exception {
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "max-age=3600";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri())
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(10), Duration.ofHours(2)).build());
     // Compare with a no-cache endpoint, which refreshes at the (10 ms) minimum.
     JwksEndpoint busy = endpoint(es256("k9"));
     busy.cacheControl = "no-cache";
-    Keyring eager = keep(Keyring.builder().jwksUrl(busy.uri())
+    Keyring eager = keep(Keyring.builder().jwksUrl(busy.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(10), Duration.ofHours(2)).build());
     Await.until(() -> busy.requests.get() >= 10, () -> "the no-cache endpoint polled often");
     assertEquals(1, e.requests.get(), "max-age=3600 was honoured: " + keyring.status());
@@ -149,7 +149,7 @@ class KeyringHttpTest {
     JwksEndpoint e = endpoint(es256("k1"));
     e.etag = "\"v1\"";
     e.cacheControl = "no-cache";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri())
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(10), Duration.ofHours(1)).build());
     KeySet first = keyring.current();
     Await.until(() -> e.ifNoneMatch.size() >= 3, () -> "conditional requests");
@@ -165,7 +165,7 @@ class KeyringHttpTest {
     JwksEndpoint e = endpoint(es256("k1"));
     e.etag = "\"v1\"";
     e.cacheControl = "max-age=1";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri())
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(10), Duration.ofHours(2)).build());
     KeySet first = keyring.current();
     e.cacheControl = "max-age=3600"; // what the 304 will say
@@ -190,7 +190,7 @@ class KeyringHttpTest {
     FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "max-age=3600";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).clock(clock)
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).clock(clock)
         .unknownKeyRefreshInterval(Duration.ofSeconds(30)).build());
     TokenCodec codec = es256Codec(keyring);
     Random random = new Random(3);
@@ -212,7 +212,7 @@ class KeyringHttpTest {
     FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
     JwksEndpoint e = endpoint(es256("k1"));
     e.cacheControl = "max-age=3600";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).clock(clock)
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).clock(clock)
         .unknownKeyRefreshInterval(Duration.ofSeconds(100)).build());
     for (int i = 0; i < 1000; i++) {
       keyring.unknownKeyId("kid-" + i);
@@ -230,7 +230,7 @@ class KeyringHttpTest {
     KeySet signer = es256("k1", "k2");
     JwksEndpoint e = endpoint(signer.without("k2"));
     e.cacheControl = "max-age=3600";
-    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).build());
+    Keyring keyring = keep(Keyring.builder().jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).build());
     TokenCodec verifier = es256Codec(keyring);
     String token = es256Codec(signer.without("k1")).encode(Claims.builder().build());
     e.publish(signer); // k2 is published after this node's last fetch

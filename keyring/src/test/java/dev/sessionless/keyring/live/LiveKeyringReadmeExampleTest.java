@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,15 +27,19 @@ class LiveKeyringReadmeExampleTest {
   @TempDir Path dir;
 
   @Test
-  void readmeExampleRunsAgainstARealFileAndServer() throws IOException {
+  void readmeExampleRunsAgainstARealFileAndServer() throws Exception {
     Path keyFile = dir.resolve("session-keys.jwks");
     Files.writeString(keyFile, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
-    try (JwksEndpoint auth = new JwksEndpoint(KeySet.of(TokenKey.generate("auth-1", Algorithm.ES256)))) {
+    SSLContext systemDefault = SSLContext.getDefault();
+    // The JVM's default trust, for this test only: the local server's self-signed certificate.
+    SSLContext.setDefault(TestTls.LOOPBACK.client);
+    try (JwksEndpoint auth = JwksEndpoint.tls(KeySet.of(TokenKey.generate("auth-1", Algorithm.ES256)))) {
       URI authJwks = auth.uri();
+      assertEquals("https", authJwks.getScheme());
       // readme-example:start
       Keyring keys = Keyring.builder()
           .jwksFile(keyFile)                     // our signing keys, reloaded when the file changes
-          .jwksUrl(authJwks)                     // another service's public keys, for verification
+          .jwksUrl(authJwks)                     // another service's public keys (https): verify only
           .build();                              // loads now, or KeyringException with a reason
       TokenCodec codec = TokenCodec.builder().keys(keys)
           .issuer("https://shop.example").audience("shop").timeToLive(Duration.ofMinutes(30))
@@ -47,6 +52,8 @@ class LiveKeyringReadmeExampleTest {
       assertEquals(List.of("2026-11", "auth-1"), status.keyIds());
       assertEquals(Map.of(Algorithm.HS256, "2026-11"), status.signingKeyIds());
       assertTrue(keys.status().closed());
+    } finally {
+      SSLContext.setDefault(systemDefault);
     }
   }
 

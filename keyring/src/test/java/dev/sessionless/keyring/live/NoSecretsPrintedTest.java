@@ -113,7 +113,7 @@ class NoSecretsPrintedTest {
       java.net.URI url = java.net.URI.create(remote.uri() + "?access_token=" + urlCredential);
       try (Keyring keyring = Keyring.builder()
           .jwksFile(file).environment("SESSION_SECRET").environment("KEYS").environmentReader(env::get)
-          .jwksUrl(url).filePollInterval(Duration.ofMillis(10))
+          .jwksUrl(url).httpAllowInsecurePlainHttp(true).filePollInterval(Duration.ofMillis(10))
           .httpRefreshBounds(Duration.ofMillis(10), Duration.ofMillis(50)).httpBackoff(Duration.ofMillis(10))
           .unknownKeyRefreshInterval(Duration.ofMillis(1)).build()) {
         printState(keyring);
@@ -154,6 +154,17 @@ class NoSecretsPrintedTest {
         printState(keyring);
         print(fileStatus);
       }
+      // Plain http refused: the message names the URL without its credential.
+      failsToBuild(Keyring.builder().jwksUrl(url));
+      // The remote secrets accepted (verify-only), and a file of a peer's keys marked verify-only.
+      remote.body = remoteKeys.toJwksWithSecrets();
+      try (Keyring trusting = Keyring.builder().jwksUrl(url).acceptSecretKeys().httpAllowInsecurePlainHttp(true)
+          .jwksFile(file).verifyOnly().build()) {
+        printState(trusting);
+        for (TokenKey k : trusting.current().keys()) {
+          print(k);
+        }
+      }
     }
 
     // Start-up failures: a variable of broken JSON quoting a secret, a wrong password, a short bare secret.
@@ -174,6 +185,13 @@ class NoSecretsPrintedTest {
       printState(opened);
     }
 
+    // An unexpected failure whose message quotes a secret: INTERNAL, naming the type only.
+    String inBug = randomSecret(32);
+    secrets.add(inBug);
+    failsToBuild(Keyring.builder().environment("X").environmentReader(name -> {
+      throw new IllegalStateException("bug quoting " + inBug);
+    }));
+
     // The development key.
     try (Keyring dev = Keyring.builder().ephemeralDevelopmentKey().build()) {
       secretsOf(dev.current());
@@ -187,6 +205,9 @@ class NoSecretsPrintedTest {
     assertSeen(log, e -> e.text.contains("HTTP 500"), "the HTTP 500 failure");
     assertSeen(log, e -> e.level == Level.WARNING && e.text.contains("EPHEMERAL"), "the development key warning");
     assertSeen(log, e -> e.text.contains("recovered"), "a recovery");
+    assertSeen(log, e -> e.level == Level.WARNING && e.text.contains("remote-hs") && e.text.contains("verify-only"),
+        "the remote secret key dropped");
+    assertSeen(log, e -> e.level == Level.WARNING && e.text.contains("private part"), "a private part dropped");
     assertTrue(secrets.size() >= 15, "secrets collected: " + secrets.size());
 
     for (String secret : secrets) {

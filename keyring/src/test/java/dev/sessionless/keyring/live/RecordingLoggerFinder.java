@@ -4,6 +4,7 @@ import java.text.MessageFormat;
 import java.util.List;
 import java.util.ResourceBundle;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -33,6 +34,16 @@ public final class RecordingLoggerFinder extends System.LoggerFinder {
   }
 
   private static final List<Entry> ENTRIES = new CopyOnWriteArrayList<>();
+  private static volatile Function<String, Throwable> failure = text -> null;
+
+  /**
+   * Makes the back end fail like a broken appender: a message for which {@code when} answers a
+   * throwable (an unchecked exception or an error) is recorded, then that is thrown from {@code
+   * log}. {@code text -> null} (the default) ends it.
+   */
+  public static void failWhen(Function<String, Throwable> when) {
+    failure = when;
+  }
 
   /** Whether this finder is the one in force (it is, when the service file is on the class path). */
   public static boolean installed() {
@@ -97,6 +108,12 @@ public final class RecordingLoggerFinder extends System.LoggerFinder {
       ENTRIES.add(e);
       if (level.getSeverity() >= Level.WARNING.getSeverity()) {
         System.err.println(e);
+      }
+      Throwable fail = failure.apply(e.text);
+      if (fail instanceof RuntimeException) {
+        throw (RuntimeException) fail;
+      } else if (fail instanceof Error) {
+        throw (Error) fail;
       }
     }
   }

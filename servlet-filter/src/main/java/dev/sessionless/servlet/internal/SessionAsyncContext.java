@@ -1,14 +1,22 @@
 package dev.sessionless.servlet.internal;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
 
-/** Writes the session before an async request completes or dispatches. */
+/**
+ * Writes the session before an async request completes or dispatches, and when the container
+ * ends it on a timeout or an error: a listener registered at {@code startAsync} writes it before
+ * the application's listeners run, and each application listener added here is followed by
+ * another write, so a change it makes before completing the request is delivered too. Once the
+ * response is committed nothing more is written (the change is dropped, never half-written).
+ */
 final class SessionAsyncContext implements AsyncContext {
   private final AsyncContext delegate;
   private final RequestSession state;
@@ -23,11 +31,17 @@ final class SessionAsyncContext implements AsyncContext {
     this.response = response;
   }
 
+  /** Registers the listener that writes the session when the container times out or fails. */
+  SessionAsyncContext listen() {
+    delegate.addListener(new Saving(null));
+    return this;
+  }
+
   boolean wraps(AsyncContext ac) {
     return ac == delegate;
   }
 
-  private void save() {
+  void save() {
     state.checkpoint(request, response.raw(), true);
   }
 
@@ -77,12 +91,12 @@ final class SessionAsyncContext implements AsyncContext {
 
   @Override
   public void addListener(AsyncListener listener) {
-    delegate.addListener(listener);
+    delegate.addListener(new Saving(listener));
   }
 
   @Override
   public void addListener(AsyncListener listener, ServletRequest req, ServletResponse res) {
-    delegate.addListener(listener, req, res);
+    delegate.addListener(new Saving(listener), req, res);
   }
 
   @Override
@@ -98,5 +112,53 @@ final class SessionAsyncContext implements AsyncContext {
   @Override
   public long getTimeout() {
     return delegate.getTimeout();
+  }
+
+  /**
+   * Writes the session on a timeout or an error, after the application's listener (if any) has
+   * had its turn; every other event goes straight to the application's listener.
+   */
+  private final class Saving implements AsyncListener {
+    private final AsyncListener app;
+
+    Saving(AsyncListener app) {
+      this.app = app;
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) throws IOException {
+      if (app != null) {
+        app.onComplete(event);
+      }
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) throws IOException {
+      try {
+        if (app != null) {
+          app.onTimeout(event);
+        }
+      } finally {
+        save();
+      }
+    }
+
+    @Override
+    public void onError(AsyncEvent event) throws IOException {
+      try {
+        if (app != null) {
+          app.onError(event);
+        }
+      } finally {
+        save();
+      }
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) throws IOException {
+      if (app != null) {
+        app.onStartAsync(event);
+      }
+    }
   }
 }

@@ -74,7 +74,7 @@ public final class SessionRequest extends HttpServletRequestWrapper {
   @Override
   public AsyncContext startAsync(ServletRequest request, ServletResponse servletResponse) {
     AsyncContext ac = super.startAsync(request, servletResponse);
-    async = new SessionAsyncContext(ac, state, this, response);
+    async = new SessionAsyncContext(ac, state, this, response).listen();
     return async;
   }
 

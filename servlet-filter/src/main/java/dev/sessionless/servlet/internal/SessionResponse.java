@@ -1,25 +1,34 @@
 package dev.sessionless.servlet.internal;
 
 import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
 
 /**
- * The response the application sees: before anything that could commit it (the first byte of
- * body, a flush, a redirect, an error, closing the body) the session is written into its
- * headers. Later writes check again, cheaply, so a session changed after the first byte but
- * before the commit is still delivered.
+ * The response the application sees: before anything that could commit it the session is
+ * written into its headers. The committing paths of Servlet 6.1 are all covered: the first byte
+ * of body (stream, writer, and the stream's {@code ByteBuffer} write), a flush, every {@code
+ * sendRedirect} overload, {@code sendError}, a content length (set directly or as a header:
+ * reaching it commits), and closing the body. Later writes check again, cheaply, so a session
+ * changed after the first byte but before the commit is still delivered; a {@code reset()}
+ * that drops the headers makes the next write restore the token.
+ *
+ * <p>Compiled against Servlet 6.1 and run on 6.0 containers too: the 6.1-only methods are only
+ * reached when the application (compiled against 6.1) calls them, which it can only do on a 6.1
+ * container.
  */
 public final class SessionResponse extends HttpServletResponseWrapper {
+  private static final String CONTENT_LENGTH = "Content-Length";
+
   private final RequestSession state;
   private HttpServletRequest request;
   private ServletOutputStream out;
+  private ServletOutputStream outDelegate;
   private PrintWriter writer;
+  private PrintWriter writerDelegate;
   private boolean firstWriteSeen;
 
   /** Wraps {@code response}. */
@@ -42,7 +51,8 @@ public final class SessionResponse extends HttpServletResponseWrapper {
     state.checkpoint(request, raw(), true);
   }
 
-  private void beforeWrite() {
+  /** Called before every write of body bytes or characters. */
+  void beforeWrite() {
     if (!firstWriteSeen) {
       firstWriteSeen = true;
       state.checkpoint(request, raw(), true);
@@ -54,8 +64,9 @@ public final class SessionResponse extends HttpServletResponseWrapper {
   @Override
   public ServletOutputStream getOutputStream() throws IOException {
     ServletOutputStream delegate = super.getOutputStream();
-    if (out == null) {
-      out = new GuardedStream(delegate);
+    if (out == null || outDelegate != delegate) {
+      out = new GuardedStream(delegate, this);
+      outDelegate = delegate;
     }
     return out;
   }
@@ -63,8 +74,9 @@ public final class SessionResponse extends HttpServletResponseWrapper {
   @Override
   public PrintWriter getWriter() throws IOException {
     PrintWriter delegate = super.getWriter();
-    if (writer == null) {
-      writer = new PrintWriter(new GuardedWriter(delegate), false);
+    if (writer == null || writerDelegate != delegate) {
+      writer = GuardedWriter.over(delegate, this);
+      writerDelegate = delegate;
     }
     return writer;
   }
@@ -76,6 +88,48 @@ public final class SessionResponse extends HttpServletResponseWrapper {
     }
     save();
     super.flushBuffer();
+  }
+
+  @Override
+  public void setContentLength(int len) {
+    save();
+    super.setContentLength(len);
+  }
+
+  @Override
+  public void setContentLengthLong(long len) {
+    save();
+    super.setContentLengthLong(len);
+  }
+
+  private void beforeHeader(String name) {
+    if (CONTENT_LENGTH.equalsIgnoreCase(name)) {
+      save();
+    }
+  }
+
+  @Override
+  public void setHeader(String name, String value) {
+    beforeHeader(name);
+    super.setHeader(name, value);
+  }
+
+  @Override
+  public void addHeader(String name, String value) {
+    beforeHeader(name);
+    super.addHeader(name, value);
+  }
+
+  @Override
+  public void setIntHeader(String name, int value) {
+    beforeHeader(name);
+    super.setIntHeader(name, value);
+  }
+
+  @Override
+  public void addIntHeader(String name, int value) {
+    beforeHeader(name);
+    super.addIntHeader(name, value);
   }
 
   @Override
@@ -96,6 +150,27 @@ public final class SessionResponse extends HttpServletResponseWrapper {
     super.sendRedirect(location);
   }
 
+  /** Servlet 6.1. */
+  @Override
+  public void sendRedirect(String location, boolean clearBuffer) throws IOException {
+    save();
+    super.sendRedirect(location, clearBuffer);
+  }
+
+  /** Servlet 6.1. */
+  @Override
+  public void sendRedirect(String location, int sc) throws IOException {
+    save();
+    super.sendRedirect(location, sc);
+  }
+
+  /** Servlet 6.1. */
+  @Override
+  public void sendRedirect(String location, int sc, boolean clearBuffer) throws IOException {
+    save();
+    super.sendRedirect(location, sc, clearBuffer);
+  }
+
   @Override
   public void reset() {
     super.reset();
@@ -110,85 +185,5 @@ public final class SessionResponse extends HttpServletResponseWrapper {
   @Override
   public String encodeRedirectURL(String url) {
     return url;
-  }
-
-  private final class GuardedStream extends ServletOutputStream {
-    private final ServletOutputStream delegate;
-
-    GuardedStream(ServletOutputStream delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      beforeWrite();
-      delegate.write(b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      beforeWrite();
-      delegate.write(b, off, len);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      save();
-      delegate.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-      save();
-      delegate.close();
-    }
-
-    @Override
-    public boolean isReady() {
-      return delegate.isReady();
-    }
-
-    @Override
-    public void setWriteListener(WriteListener listener) {
-      delegate.setWriteListener(listener);
-    }
-  }
-
-  private final class GuardedWriter extends Writer {
-    private final PrintWriter delegate;
-
-    GuardedWriter(PrintWriter delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public void write(char[] cbuf, int off, int len) {
-      beforeWrite();
-      delegate.write(cbuf, off, len);
-    }
-
-    @Override
-    public void write(String s, int off, int len) {
-      beforeWrite();
-      delegate.write(s, off, len);
-    }
-
-    @Override
-    public void write(int c) {
-      beforeWrite();
-      delegate.write(c);
-    }
-
-    @Override
-    public void flush() {
-      save();
-      delegate.flush();
-    }
-
-    @Override
-    public void close() {
-      save();
-      delegate.close();
-    }
   }
 }

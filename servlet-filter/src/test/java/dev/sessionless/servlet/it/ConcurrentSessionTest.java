@@ -36,9 +36,8 @@ class ConcurrentSessionTest {
   static final int PARALLEL = 24;
 
   static Stream<Arguments> containers() {
-    return Stream.of(
-        Arguments.of("jetty", (Function<ServletContainerInitializer, Container>) Container::jetty),
-        Arguments.of("tomcat", (Function<ServletContainerInitializer, Container>) Container::tomcat));
+    ContainerFactory factory = Containers.underTest();
+    return Stream.of(Arguments.of(factory.name(), (Function<ServletContainerInitializer, Container>) factory::start));
   }
 
   static Container start(Function<ServletContainerInitializer, Container> kind) {

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three nodes — Jetty, Tomcat, Jetty — that share nothing but a JWKS file, behind a
+ * Three nodes — the container under test, its peer (Tomcat beside Jetty in this module's run),
+ * the container under test again — that share nothing but a JWKS file, behind a
  * round-robin "load balancer" in the test. A client walks a cart and a wizard across them and
  * one node is stopped mid-flow: every request is answered by a live node and no state is lost,
  * because the state travels in the cookie.
@@ -104,9 +105,9 @@ class MultiNodeTest {
   void cartAndWizardSurviveRoundRobinAcrossContainersAndANodeStoppedMidFlow(@TempDir Path dir) throws IOException {
     Path jwks = dir.resolve("keys.jwks");
     Files.writeString(jwks, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
-    nodes.add(node("a", jwks, Container::jetty));
-    nodes.add(node("b", jwks, Container::tomcat));
-    nodes.add(node("c", jwks, Container::jetty));
+    nodes.add(node("a", jwks, Containers.underTest()::start));
+    nodes.add(node("b", jwks, Containers.peer()::start));
+    nodes.add(node("c", jwks, Containers.underTest()::start));
     RoundRobin lb = new RoundRobin(nodes);
 
     List<String> servedBy = new ArrayList<>();
@@ -149,8 +150,8 @@ class MultiNodeTest {
     Path foreign = dir.resolve("other.jwks");
     Files.writeString(shared, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
     Files.writeString(foreign, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
-    nodes.add(node("a", shared, Container::jetty));
-    nodes.add(node("x", foreign, Container::tomcat));
+    nodes.add(node("a", shared, Containers.underTest()::start));
+    nodes.add(node("x", foreign, Containers.peer()::start));
     RoundRobin lb = new RoundRobin(nodes);
 
     TestClient.Reply first = lb.get("/shop/add?item=apple");

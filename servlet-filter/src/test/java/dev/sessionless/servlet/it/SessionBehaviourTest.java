@@ -31,11 +31,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The filter's behaviour inside a real container over real HTTP; one subclass per container.
+ * The filter's behaviour inside a real container over real HTTP, in the container the test run
+ * names ({@link Containers#underTest()}): each module runs it in its own container versions.
  * Paths: {@code /s/*} default filter (cookie SL), and more configurations added by later tests.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class SessionBehaviourTest {
+class SessionBehaviourTest {
   static final String ISSUER = "https://test.example";
   static final String AUDIENCE = "it";
   final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
@@ -43,7 +44,9 @@ abstract class SessionBehaviourTest {
   Container container;
 
   /** Starts the container under test. */
-  abstract Container start(ServletContainerInitializer setup);
+  Container start(ServletContainerInitializer setup) {
+    return Container.underTest(setup);
+  }
 
   @BeforeAll
   void startContainer() throws IOException {

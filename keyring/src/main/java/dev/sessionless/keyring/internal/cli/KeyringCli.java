@@ -73,18 +73,24 @@ public final class KeyringCli {
         "  --iterations N        PBKDF2 iterations for a password (default 600000)"));
     HELP.put("rotate", String.join("\n",
         "Usage: keyring rotate --in FILE [--out FILE] [--activate-in DURATION] [--max-token-lifetime DURATION]",
-        "                      [--grace DURATION] [--alg ALG] [--kid KID]",
+        "                      [--grace DURATION] [--alg ALG] [--kid KID] [--refresh-interval DURATION] [--force]",
         "                      [" + SECRET_READ_FLAGS + "] [--encrypt] [--iterations N] [--max-iterations N]",
         "",
-        "Adds a new key, published now, that starts signing after --activate-in. The keys of the same",
-        "algorithm that sign now (or would by then) retire at that instant and expire",
-        "--max-token-lifetime later, so tokens they signed keep verifying until they lapse. Keys that",
-        "expired more than --grace ago are dropped. Every node holding the file agrees on the signing",
-        "key from the clock alone; publish the file to all nodes well within --activate-in.",
+        "Adds a new key, published now, that starts signing --activate-in after the new file is in",
+        "place (the time spent reading and writing does not count). The keys of the same algorithm",
+        "that sign now (or would by then) retire at that instant and expire --max-token-lifetime",
+        "later, so tokens they signed keep verifying until they lapse. Keys that expired more than",
+        "--grace ago are dropped. Every node holding the file agrees on the signing key from the clock",
+        "alone; publish the file to all nodes well within --activate-in. A lead shorter than",
+        "2 x --refresh-interval + 5s is refused unless --force.",
         "",
         "  --in FILE                      the key file; rewritten in place unless --out is given",
         "  --out FILE                     where to write the result (owner-only)",
-        "  --activate-in DURATION         when the new key starts signing (default 24h); e.g. 30m, 24h, 7d",
+        "  --activate-in DURATION         when the new key starts signing, counted from the moment the",
+        "                                 new file is in place (default 24h); e.g. 30m, 24h, 7d",
+        "  --refresh-interval DURATION    how often the nodes re-read the file (default 5s, the keyring's",
+        "                                 file poll); sets the minimum --activate-in",
+        "  --force                        accept an --activate-in below that minimum",
         "  --max-token-lifetime DURATION  the longest lifetime of a token (default 24h)",
         "  --grace DURATION               how long expired keys are kept before being dropped (default 7d)",
         "  --alg ALG                      the new key's algorithm (default: that of the key signing now)",
@@ -183,7 +189,7 @@ public final class KeyringCli {
         case "init":
           return init(o, out, env, now);
         case "rotate":
-          return rotate(o, out, err, env, now);
+          return Rotate.run(o, out, err, env, clock, now);
         case "list":
           return list(o, out, err, env, now);
         case "public":
@@ -222,63 +228,6 @@ public final class KeyringCli {
       out.println("created " + file + " (" + (protection.isNone() ? "plain JWKS, owner-only"
           : "encrypted with " + protection.describe() + ", owner-only") + ")");
       out.println("key " + kid + " (" + alg.joseName() + ") signs from " + now);
-    }
-    return OK;
-  }
-
-  private static int rotate(Options o, PrintStream out, PrintStream err, Map<String, String> env, Instant now) {
-    Path in = o.requirePath("--in");
-    Path target = o.path("--out").orElse(in);
-    Duration activateIn = o.duration("--activate-in").orElse(DEFAULT_ACTIVATE_IN);
-    Duration maxLifetime = o.duration("--max-token-lifetime").orElse(DEFAULT_MAX_TOKEN_LIFETIME);
-    Duration grace = o.duration("--grace").orElse(DEFAULT_GRACE);
-    try (Protection protection = o.readProtection(env)) {
-      Loaded loaded = KeyFiles.read(in, protection);
-      if (!loaded.encrypted && !protection.isNone() && !o.has("--encrypt")) {
-        throw new UsageException(in + " is not encrypted: add --encrypt to encrypt the result with "
-            + protection.describe() + ", or leave out " + protection.source());
-      }
-      warnIfExposed(in, loaded, err);
-      KeySet keys = loaded.keys;
-      Algorithm alg = o.algorithm().orElseGet(() -> currentAlgorithm(keys, now));
-      String kid = o.kid().orElseGet(() -> newKid(alg, now, keys));
-      if (keys.key(kid).isPresent()) {
-        throw new KeyringException(Reason.CONFIGURATION, "the kid " + kid + " is already in " + in);
-      }
-      Instant activation = now.plus(activateIn);
-      Instant expiry = activation.plus(maxLifetime);
-
-      List<String> report = new ArrayList<>();
-      KeySet next = KeySet.empty();
-      for (TokenKey k : keys.keys()) {
-        Optional<Instant> expires = k.expires();
-        if (expires.isPresent() && expires.get().plus(grace).isBefore(now)) {
-          report.add("dropped " + k.kid() + " (expired " + expires.get() + ")");
-          continue;
-        }
-        TokenKey kept = k;
-        boolean signsBefore = k.canSign() && k.algorithm() == alg && k.verifiesAt(now)
-            && k.activates().map(a -> a.isBefore(activation)).orElse(true)
-            && k.retires().map(r -> r.isAfter(activation)).orElse(true);
-        if (signsBefore) {
-          Instant e = expires.filter(x -> x.isBefore(expiry)).orElse(expiry);
-          Instant r = e.isBefore(activation) ? e : activation;
-          kept = k.withLifecycle(k.published().orElse(null), k.activates().orElse(null), r, e);
-          report.add("retiring " + k.kid() + " at " + r + ", expires " + e);
-        }
-        next = next.with(kept);
-      }
-      next = next.with(TokenKey.generate(kid, alg).withLifecycle(now, activation, null, null));
-      String content;
-      if (loaded.encrypted || o.has("--encrypt")) {
-        content = protection.encrypt(next);
-      } else {
-        content = next.toJwksWithSecrets();
-      }
-      KeyFiles.writeSecret(target, content);
-      out.println("added " + kid + " (" + alg.joseName() + "), published " + now + ", signs from " + activation);
-      report.forEach(out::println);
-      out.println("wrote " + target + (loaded.encrypted || o.has("--encrypt") ? " (encrypted, owner-only)" : " (owner-only)"));
     }
     return OK;
   }
@@ -387,14 +336,14 @@ public final class KeyringCli {
 
   // ---- helpers ------------------------------------------------------------------------------
 
-  private static void warnIfExposed(Path in, Loaded loaded, PrintStream err) {
+  static void warnIfExposed(Path in, Loaded loaded, PrintStream err) {
     if (!loaded.encrypted && KeyFiles.readableByOthers(in)) {
       err.println("keyring: warning: " + in + " holds plain keys and is readable by others; chmod 600 it");
     }
   }
 
   /** The algorithm of the key signing now (the latest activated, if several), else HS256. */
-  private static Algorithm currentAlgorithm(KeySet keys, Instant now) {
+  static Algorithm currentAlgorithm(KeySet keys, Instant now) {
     TokenKey best = null;
     for (Algorithm a : Algorithm.values()) {
       TokenKey k = keys.signingKey(a, now).orElse(null);
@@ -410,7 +359,7 @@ public final class KeyringCli {
         .map(TokenKey::algorithm).orElse(Algorithm.HS256);
   }
 
-  private static String newKid(Algorithm alg, Instant now, KeySet existing) {
+  static String newKid(Algorithm alg, Instant now, KeySet existing) {
     String prefix = (alg == Algorithm.DIR_A256GCM ? "a256gcm" : alg.joseName().toLowerCase(Locale.ROOT))
         + "-" + KID_TIME.format(now) + "-";
     while (true) {
@@ -450,7 +399,8 @@ public final class KeyringCli {
         "init", Set.of("--out", "--alg", "--kid", "--force", "--encrypt", "--password-env", "--password-file",
             "--kek-env", "--iterations"),
         "rotate", Set.of("--in", "--out", "--activate-in", "--max-token-lifetime", "--grace", "--alg", "--kid",
-            "--password-env", "--password-file", "--kek-env", "--encrypt", "--iterations", "--max-iterations"),
+            "--password-env", "--password-file", "--kek-env", "--encrypt", "--iterations", "--max-iterations",
+            "--refresh-interval", "--force"),
         "list", READ_SECRET,
         "public", Set.of("--out"),
         "encrypt", Set.of("--out", "--password-env", "--password-file", "--kek-env", "--iterations"),

@@ -1,0 +1,191 @@
+package dev.sessionless.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sessionless.core.internal.Base64Url;
+import dev.sessionless.core.internal.EcP256Engine;
+import dev.sessionless.core.internal.Ed25519Engine;
+import dev.sessionless.core.internal.JwkJson;
+import dev.sessionless.core.internal.KeyEngine;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * JWK (RFC 7517) and JWKS reading and writing for {@link TokenKey} and {@link KeySet}, in one
+ * place: the members, the lifecycle instants and their checks.
+ */
+final class Jwk {
+  private Jwk() {}
+
+  /** Reads the keys of a JWKS document, {@code {"keys": [...]}}. */
+  static List<TokenKey> readSet(String json) {
+    Objects.requireNonNull(json, "json");
+    JsonNode root = JwkJson.readTree(json, "JWKS");
+    if (root == null || !root.isObject() || !root.path("keys").isArray()) {
+      throw new IllegalArgumentException("a JWKS must be a JSON object with a \"keys\" array");
+    }
+    List<TokenKey> keys = new ArrayList<>();
+    for (JsonNode n : root.get("keys")) {
+      keys.add(readKey(n));
+    }
+    return keys;
+  }
+
+  /** A JWKS of {@code keys}: with secrets, or only the public keys (symmetric keys left out). */
+  static String writeSet(List<TokenKey> keys, boolean withSecrets) {
+    ObjectNode root = JwkJson.MAPPER.createObjectNode();
+    ArrayNode arr = root.putArray("keys");
+    for (TokenKey k : keys) {
+      if (withSecrets || !k.algorithm().isSymmetric()) {
+        arr.add(toNode(k, withSecrets));
+      }
+    }
+    return JwkJson.write(root);
+  }
+
+  /** Reads one key from a parsed JWK object. */
+  static TokenKey readKey(JsonNode node) {
+    if (node == null || !node.isObject()) {
+      throw new IllegalArgumentException("a JWK must be a JSON object");
+    }
+    String kty = text(node, "kty", true);
+    String kid = text(node, "kid", true);
+    TokenKey.checkKid(kid);
+    String alg = text(node, "alg", false);
+    String enc = text(node, "enc", false);
+    TokenKey key;
+    switch (kty) {
+      case "oct": {
+        if (alg == null) {
+          throw new IllegalArgumentException("JWK '" + kid + "': an oct key needs \"alg\"");
+        }
+        Algorithm a = Algorithm.fromJose(alg, alg.equals("dir") ? (enc == null ? "A256GCM" : enc) : null)
+            .filter(Algorithm::isSymmetric)
+            .orElseThrow(() -> new IllegalArgumentException(
+                "JWK '" + kid + "': unsupported algorithm for an oct key: " + alg));
+        key = TokenKey.secret(kid, a, bytes(node, "k", kid, true));
+        break;
+      }
+      case "EC": {
+        requireCurve(node, "P-256", kid);
+        requireAlg(alg, "ES256", kid);
+        EcP256Engine e = EcP256Engine.of(bytes(node, "x", kid, true), bytes(node, "y", kid, true),
+            bytes(node, "d", kid, false));
+        key = new TokenKey(kid, Algorithm.ES256, e, null, TokenKey.NONE_BEFORE, TokenKey.NONE_BEFORE, TokenKey.NONE_AFTER, TokenKey.NONE_AFTER);
+        break;
+      }
+      case "OKP": {
+        requireCurve(node, "Ed25519", kid);
+        requireAlg(alg, "EdDSA", kid);
+        Ed25519Engine e = Ed25519Engine.of(bytes(node, "x", kid, true), bytes(node, "d", kid, false));
+        key = new TokenKey(kid, Algorithm.EDDSA, e, null, TokenKey.NONE_BEFORE, TokenKey.NONE_BEFORE, TokenKey.NONE_AFTER, TokenKey.NONE_AFTER);
+        break;
+      }
+      default:
+        throw new IllegalArgumentException("JWK '" + kid + "': unsupported key type " + kty);
+    }
+    long p = seconds(node, "published", TokenKey.NONE_BEFORE, kid);
+    long a = seconds(node, "activates", TokenKey.NONE_BEFORE, kid);
+    long r = seconds(node, "retires", TokenKey.NONE_AFTER, kid);
+    long x = seconds(node, "expires", TokenKey.NONE_AFTER, kid);
+    key.checkOrder(p, a, r, x);
+    return new TokenKey(key.kid(), key.algorithm(), key.engine(), key.secretOrNull(), p, a, r, x);
+  }
+
+  /** One key as a JWK object, with or without its secret or private part. */
+  static ObjectNode toNode(TokenKey key, boolean withSecrets) {
+    Algorithm algorithm = key.algorithm();
+    KeyEngine engine = key.engine();
+    ObjectNode n = JwkJson.MAPPER.createObjectNode();
+    switch (algorithm) {
+      case ES256: {
+        EcP256Engine e = (EcP256Engine) engine;
+        n.put("kty", "EC").put("crv", "P-256")
+            .put("x", Base64Url.encode(e.x())).put("y", Base64Url.encode(e.y()));
+        if (withSecrets && e.canSign()) {
+          n.put("d", Base64Url.encode(e.d()));
+        }
+        break;
+      }
+      case EDDSA: {
+        Ed25519Engine e = (Ed25519Engine) engine;
+        n.put("kty", "OKP").put("crv", "Ed25519").put("x", Base64Url.encode(e.x()));
+        if (withSecrets && e.canSign()) {
+          n.put("d", Base64Url.encode(e.d()));
+        }
+        break;
+      }
+      default:
+        n.put("kty", "oct");
+        if (withSecrets) {
+          n.put("k", Base64Url.encode(key.secretOrNull()));
+        }
+    }
+    n.put("kid", key.kid()).put("alg", algorithm.joseName());
+    algorithm.encryption().ifPresent(enc -> n.put("enc", enc));
+    n.put("use", algorithm.isEncrypting() ? "enc" : "sig");
+    putSeconds(n, "published", key.publishedSecond());
+    putSeconds(n, "activates", key.activatesSecond());
+    putSeconds(n, "retires", key.retiresSecond());
+    putSeconds(n, "expires", key.expiresSecond());
+    return n;
+  }
+
+  private static String text(JsonNode n, String name, boolean required) {
+    JsonNode v = n.get(name);
+    if (v == null || v.isNull()) {
+      if (required) {
+        throw new IllegalArgumentException("the JWK has no \"" + name + "\"");
+      }
+      return null;
+    }
+    if (!v.isTextual()) {
+      throw new IllegalArgumentException("the JWK member \"" + name + "\" is not a string");
+    }
+    return v.textValue();
+  }
+
+  private static byte[] bytes(JsonNode n, String name, String kid, boolean required) {
+    String s = text(n, name, required);
+    if (s == null) {
+      return null;
+    }
+    byte[] b = Base64Url.decode(s);
+    if (b == null) {
+      throw new IllegalArgumentException("JWK '" + kid + "': \"" + name + "\" is not canonical base64url");
+    }
+    return b;
+  }
+
+  private static void requireCurve(JsonNode n, String crv, String kid) {
+    String c = text(n, "crv", true);
+    if (!crv.equals(c)) {
+      throw new IllegalArgumentException("JWK '" + kid + "': unsupported curve " + c + " (only " + crv + ")");
+    }
+  }
+
+  private static void requireAlg(String alg, String expected, String kid) {
+    if (alg != null && !alg.equals(expected)) {
+      throw new IllegalArgumentException("JWK '" + kid + "': alg " + alg + " does not fit this key type; expected " + expected);
+    }
+  }
+
+  private static long seconds(JsonNode n, String name, long absent, String kid) {
+    JsonNode v = n.get(name);
+    if (v == null || v.isNull()) {
+      return absent;
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
+      throw new IllegalArgumentException("JWK '" + kid + "': \"" + name + "\" must be NumericDate seconds");
+    }
+    return v.longValue();
+  }
+
+  private static void putSeconds(ObjectNode n, String name, long s) {
+    if (s != TokenKey.NONE_BEFORE && s != TokenKey.NONE_AFTER) {
+      n.put(name, s);
+    }
+  }
+}

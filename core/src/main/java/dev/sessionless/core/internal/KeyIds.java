@@ -1,0 +1,35 @@
+package dev.sessionless.core.internal;
+
+import java.util.Objects;
+
+/**
+ * The one rule for key IDs ({@code kid}), wherever a key is made: 1 to 128 printable ASCII
+ * characters, without {@code "} or {@code \}, so a kid can be written into a JSON header
+ * verbatim and compared byte for byte.
+ */
+public final class KeyIds {
+  /** The longest kid accepted, in characters. */
+  public static final int MAX_LENGTH = 128;
+
+  private KeyIds() {}
+
+  /**
+   * Checks {@code kid} against the rule.
+   *
+   * @throws NullPointerException if it is {@code null}
+   * @throws IllegalArgumentException if it breaks the rule, saying how
+   */
+  public static void check(String kid) {
+    Objects.requireNonNull(kid, "kid");
+    if (kid.isEmpty() || kid.length() > MAX_LENGTH) {
+      throw new IllegalArgumentException("a kid must be 1 to " + MAX_LENGTH + " characters long");
+    }
+    for (int i = 0; i < kid.length(); i++) {
+      char c = kid.charAt(i);
+      if (c < 0x21 || c > 0x7e || c == '"' || c == '\\') {
+        throw new IllegalArgumentException(
+            "a kid may hold printable ASCII only, without '\"' or '\\' (position " + i + ")");
+      }
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package dev.sessionless.core.internal;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
+
+/**
+ * A small, bounded, lock-free pool of reusable objects, owned by whoever holds the pool (a key's
+ * engine, a class's static field) and never by a thread.
+ *
+ * <p>Why not a {@code ThreadLocal}: values kept per thread stay reachable from a container's
+ * long-lived worker threads after the webapp that made them is undeployed (pinning its class
+ * loader), keep a keyed {@code Mac} with a retired secret alive in every thread, and are built
+ * again for every request on virtual threads. A pool lives exactly as long as its owner and
+ * serves any thread.
+ *
+ * <p>{@link #take()} returns a pooled object or a new one; {@link #give(Object)} puts it back, or
+ * drops it when the slots it probes are full. A thread starts probing at a slot derived from
+ * its identity, so uncontended threads keep meeting their own objects. At most a few slots are
+ * probed: a miss costs one new object, never a wait.
+ */
+public final class Pool<T> {
+  private static final int SLOTS = slots(Runtime.getRuntime().availableProcessors());
+  private static final int MASK = SLOTS - 1;
+  private static final int PROBES = 4;
+
+  private final AtomicReferenceArray<T> slots = new AtomicReferenceArray<>(SLOTS);
+  private final Supplier<? extends T> factory;
+
+  /** @param factory makes a new object when no pooled one is free */
+  public Pool(Supplier<? extends T> factory) {
+    this.factory = factory;
+  }
+
+  static int slots(int cores) {
+    int n = Integer.highestOneBit(Math.max(1, cores) * 4 - 1) << 1;
+    return Math.max(8, Math.min(256, n));
+  }
+
+  /** A pooled object if one is free near this thread's slot, else a new one. */
+  public T take() {
+    int start = start();
+    for (int k = 0; k < PROBES; k++) {
+      int i = (start + k) & MASK;
+      T t = slots.get(i);
+      if (t != null && slots.compareAndSet(i, t, null)) {
+        return t;
+      }
+    }
+    return factory.get();
+  }
+
+  /** Returns {@code t} to the pool; it is dropped if the probed slots are all taken. */
+  public void give(T t) {
+    int start = start();
+    for (int k = 0; k < PROBES; k++) {
+      int i = (start + k) & MASK;
+      if (slots.get(i) == null && slots.compareAndSet(i, null, t)) {
+        return;
+      }
+    }
+  }
+
+  /** How many objects sit in the pool now (for tests). */
+  int size() {
+    int n = 0;
+    for (int i = 0; i < SLOTS; i++) {
+      if (slots.get(i) != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static int start() {
+    int h = System.identityHashCode(Thread.currentThread());
+    return h ^ (h >>> 16);
+  }
+}

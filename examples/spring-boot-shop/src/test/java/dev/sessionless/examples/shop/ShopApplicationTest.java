@@ -1,0 +1,103 @@
+package dev.sessionless.examples.shop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
+import java.net.CookieManager;
+import java.net.CookiePolicy;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Two shop instances behind a round-robin "balancer" (every request goes to the next one):
+ * log in on one, fill the cart on the other, log out, all over real HTTP.
+ */
+class ShopApplicationTest {
+  private static final Pattern CSRF = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
+
+  @TempDir
+  Path dir;
+
+  private final HttpClient client = HttpClient.newBuilder()
+      .cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL))
+      .followRedirects(HttpClient.Redirect.NEVER).build();
+  private final AtomicInteger next = new AtomicInteger();
+  private List<Integer> ports;
+
+  private URI roundRobin(String path) {
+    return URI.create("http://127.0.0.1:" + ports.get(next.getAndIncrement() % ports.size()) + path);
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return client.send(HttpRequest.newBuilder(roundRobin(path)).header("Accept", "text/html").build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> post(String path, String form) throws Exception {
+    return client.send(HttpRequest.newBuilder(roundRobin(path)).header("Accept", "text/html")
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private String csrf(String page) {
+    Matcher m = CSRF.matcher(page);
+    assertTrue(m.find(), page);
+    return URLEncoder.encode(m.group(1), StandardCharsets.UTF_8);
+  }
+
+  private static ConfigurableApplicationContext start(Path keys) {
+    // Command-line arguments, as an operator would pass them: they override application.properties.
+    return new SpringApplicationBuilder(ShopApplication.class).run("--server.port=0",
+        "--server.address=127.0.0.1", "--sessionless.keys.file=" + keys, "--logging.level.root=WARN",
+        "--spring.main.banner-mode=off");
+  }
+
+  private static int port(ConfigurableApplicationContext c) {
+    return Integer.parseInt(c.getEnvironment().getProperty("local.server.port"));
+  }
+
+  @Test
+  void aCustomerLogsInOnOneInstanceAndShopsOnTheOtherWithoutStickyRouting() throws Exception {
+    Path keys = dir.resolve("keys.jwks");
+    Files.writeString(keys, KeySet.of(TokenKey.generate("shop-1", Algorithm.HS256)).toJwksWithSecrets());
+    try (ConfigurableApplicationContext a = start(keys); ConfigurableApplicationContext b = start(keys)) {
+      ports = List.of(port(a), port(b));
+      assertTrue(get("/cart").headers().firstValue("Location").orElseThrow().endsWith("/login"));
+      String token = csrf(get("/login").body());
+      HttpResponse<String> r = post("/login", "username=alice&password=secret&_csrf=" + token);
+      assertTrue(r.headers().firstValue("Location").orElseThrow().endsWith("/cart?continue"),
+          "back to the cart after login");
+      assertEquals("alice: []", get("/cart?continue").body());
+
+      // Spring Security renders no form here; the login page's token is stale after login, so
+      // ask the logout confirmation page (GET /logout), which carries a fresh one.
+      String fresh = csrf(get("/logout").body());
+      assertEquals(403, post("/cart", "item=mug").statusCode(), "CSRF protection holds");
+      assertEquals("alice: [mug]", post("/cart", "item=mug&_csrf=" + fresh).body());
+      assertEquals("alice: [mug, tea]", post("/cart", "item=tea&_csrf=" + fresh).body());
+      assertEquals("alice: [mug, tea]", get("/cart").body());
+
+      r = post("/logout", "_csrf=" + fresh);
+      assertTrue(r.headers().firstValue("Location").orElseThrow().endsWith("/login?logout"));
+      assertTrue(get("/cart").headers().firstValue("Location").orElseThrow().endsWith("/login"),
+          "logged out on every instance");
+    }
+  }
+}

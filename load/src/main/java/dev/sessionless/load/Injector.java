@@ -1,0 +1,449 @@
+package dev.sessionless.load;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Sends HTTP load over keep-alive connections on loopback, in an open model (fixed arrival
+ * rate; latency from the <em>intended</em> send time, as wrk2 does, so a stalled server cannot
+ * hide by slowing the client) or a closed model (a fixed number of users, each waiting for its
+ * reply). Latencies go into HdrHistogram {@link Recorder}s; every step is bounded in time and in
+ * request count, so a run always ends by itself.
+ *
+ * <p>The injector watches itself: sends that leave late, requests it had to drop and the CPU of
+ * its own threads are reported, and a step it could not drive as asked is marked
+ * {@linkplain PhaseResult#saturated() saturated} rather than reported as a flattering figure.
+ *
+ * <p>One step runs at a time; {@link #close()} stops the client's threads.
+ */
+public final class Injector implements AutoCloseable {
+  /** Names of the injector's own threads, for its CPU account. */
+  static final String THREAD_PREFIX = "load-injector-";
+
+  private final Duration warmup;
+  private final int maxInFlight;
+  private final long maxRequests;
+  private final Duration lateThreshold;
+  private final Duration drainTimeout;
+  private final Consumer<String> progress;
+  private final ExecutorService clientExecutor;
+  private final ScheduledExecutorService ticker;
+  private final HttpClient client;
+  private final AtomicInteger threadCount = new AtomicInteger();
+
+  private Injector(Builder b) {
+    this.warmup = b.warmup;
+    this.maxInFlight = b.maxInFlight;
+    this.maxRequests = b.maxRequests;
+    this.lateThreshold = b.lateThreshold;
+    this.drainTimeout = b.drainTimeout;
+    this.progress = b.progress;
+    this.clientExecutor = Executors.newFixedThreadPool(2, r -> thread(r, "client"));
+    this.ticker = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "progress"));
+    this.client = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .executor(clientExecutor)
+        .connectTimeout(Duration.ofSeconds(5))
+        .build();
+  }
+
+  private Thread thread(Runnable r, String role) {
+    Thread t = new Thread(r, THREAD_PREFIX + role + "-" + threadCount.incrementAndGet());
+    t.setDaemon(true);
+    return t;
+  }
+
+  /** A builder with defaults fit for loopback runs of a few seconds per step. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Runs one open-model step: request {@code i} is due at {@code start + i/rate}, sent then (or
+   * as soon after as the injector manages), and its latency counts from when it was due.
+   *
+   * @param label the step's name in reports and the progress line
+   * @param workload the users to draw requests from
+   * @param phase the rate and duration
+   * @return the measurements, warm-up excluded
+   * @throws LoadException {@link LoadException.Reason#INJECTOR_FAILED} when the workload
+   *     cannot make a request
+   */
+  public PhaseResult runOpen(String label, Workload workload, OpenPhase phase) {
+    Recorder recorder = new Recorder(3);
+    Recorder live = new Recorder(3);
+    LongAdder completed = new LongAdder();
+    LongAdder errors = new LongAdder();
+    long late = 0;
+    long dropped = 0;
+    Semaphore slots = new Semaphore(maxInFlight);
+    Map<Long, Long> inFlight = new ConcurrentHashMap<>();
+    ConcurrentLinkedQueue<Workload.VirtualUser> idle = new ConcurrentLinkedQueue<>();
+    int users = 0;
+    double nanosPerRequest = 1e9 / phase.rate();
+    long lateNanos = lateThreshold.toNanos();
+    long start = System.nanoTime() + 5_000_000;
+    long warmEnd = start + warmup.toNanos();
+    long end = start + Math.max(phase.duration().toNanos(), warmup.toNanos() + 1);
+    long cpu0 = injectorCpuNanos();
+    ScheduledFuture<?> line = startProgress(label, start, live, phase.rate());
+    try {
+      for (long i = 0; i < maxRequests; i++) {
+        long intended = start + (long) (i * nanosPerRequest);
+        if (intended >= end) {
+          break;
+        }
+        waitUntil(intended);
+        long now = System.nanoTime();
+        boolean measured = intended >= warmEnd;
+        if (now >= end) {
+          // so far behind that the step is over: what is still due is never sent
+          long due = (long) Math.ceil((end - start) / nanosPerRequest);
+          dropped += Math.max(0, Math.min(due, maxRequests) - i);
+          break;
+        }
+        if (measured && now - intended > lateNanos) {
+          late++;
+        }
+        if (!slots.tryAcquire()) {
+          if (measured) {
+            dropped++;
+          }
+          continue;
+        }
+        Workload.VirtualUser user = idle.poll();
+        if (user == null) {
+          user = workload.newUser(users++);
+        }
+        Workload.VirtualUser u = user;
+        Long key = i;
+        inFlight.put(key, intended);
+        try {
+          client.sendAsync(u.next(), HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
+            long done = System.nanoTime();
+            boolean ok = failure == null && accept(u, response);
+            if (inFlight.remove(key) != null) {
+              long micros = Math.max(0, (done - intended) / 1000);
+              live.recordValue(micros);
+              if (measured) {
+                recorder.recordValue(micros);
+                completed.increment();
+                if (!ok) {
+                  errors.increment();
+                }
+              }
+            }
+            idle.offer(u);
+            slots.release();
+          });
+        } catch (RuntimeException e) {
+          inFlight.remove(key);
+          slots.release();
+          throw new LoadException(LoadException.Reason.INJECTOR_FAILED,
+              "the workload could not make a request: " + e.getMessage(), e);
+        }
+      }
+      // Drain: wait for the replies still due, then count what never came as errors with the
+      // latency it had reached, so a hung server cannot vanish from the percentiles.
+      long drainEnd = end + drainTimeout.toNanos();
+      while (!inFlight.isEmpty() && System.nanoTime() < drainEnd) {
+        LockSupport.parkNanos(1_000_000);
+      }
+      long now = System.nanoTime();
+      for (Map.Entry<Long, Long> e : inFlight.entrySet()) {
+        if (inFlight.remove(e.getKey()) != null && e.getValue() >= warmEnd) {
+          recorder.recordValue(Math.max(0, (now - e.getValue()) / 1000));
+          completed.increment();
+          errors.increment();
+        }
+      }
+    } finally {
+      line.cancel(false);
+    }
+    double seconds = (end - warmEnd) / 1e9;
+    double cpu = (injectorCpuNanos() - cpu0) / (double) (System.nanoTime() - start);
+    List<String> notes = new ArrayList<>();
+    long sent = completed.sum();
+    long scheduled = sent + dropped;
+    if (scheduled > 0 && late > 0.01 * scheduled) {
+      notes.add(String.format(Locale.ROOT, "%.1f%% of sends left more than %d ms after their intended"
+          + " time: the injector could not keep the schedule (the latencies include that delay)",
+          100.0 * late / scheduled, lateThreshold.toMillis()));
+    }
+    if (dropped > 0) {
+      notes.add(dropped + " requests were never sent (the in-flight cap of " + maxInFlight
+          + " was reached or the step ran out of time): the figures cover only what was sent");
+    }
+    boolean saturated = !notes.isEmpty();
+    cpuNote(cpu, notes);
+    return result(label, phase.rate(), 0, seconds, completed.sum(), errors.sum(), late, dropped,
+        recorder.getIntervalHistogram(), cpu, saturated, notes);
+  }
+
+  /**
+   * Runs one closed-model step: {@code users} threads, each sending, waiting for the reply and
+   * thinking. Latency counts from the actual send: a closed model cannot see what a user that
+   * was kept waiting would have sent (use an open step for that).
+   *
+   * @param label the step's name in reports and the progress line
+   * @param workload the users
+   * @param phase users, think time and duration
+   * @return the measurements, warm-up excluded
+   */
+  public PhaseResult runClosed(String label, Workload workload, ClosedPhase phase) {
+    Recorder recorder = new Recorder(3);
+    Recorder live = new Recorder(3);
+    LongAdder completed = new LongAdder();
+    LongAdder errors = new LongAdder();
+    AtomicLong budget = new AtomicLong(maxRequests);
+    AtomicLong lastDone = new AtomicLong(Long.MIN_VALUE);
+    long start = System.nanoTime();
+    long warmEnd = start + warmup.toNanos();
+    long end = start + Math.max(phase.duration().toNanos(), warmup.toNanos() + 1);
+    long think = phase.thinkTime().toNanos();
+    long cpu0 = injectorCpuNanos();
+    ScheduledFuture<?> line = startProgress(label, start, live, Double.NaN);
+    List<Thread> threads = new ArrayList<>();
+    try {
+      for (int id = 0; id < phase.users(); id++) {
+        Workload.VirtualUser u = workload.newUser(id);
+        Thread t = thread(() -> {
+          while (System.nanoTime() < end && budget.getAndDecrement() > 0) {
+            long sent = System.nanoTime();
+            boolean ok;
+            try {
+              ok = accept(u, client.send(u.next(), HttpResponse.BodyHandlers.ofString()));
+            } catch (IOException e) {
+              ok = false;
+            } catch (InterruptedException e) {
+              return;
+            }
+            long done = System.nanoTime();
+            lastDone.accumulateAndGet(done, Math::max);
+            long micros = (done - sent) / 1000;
+            live.recordValue(micros);
+            if (sent >= warmEnd && sent < end) {
+              recorder.recordValue(micros);
+              completed.increment();
+              if (!ok) {
+                errors.increment();
+              }
+            }
+            if (think > 0) {
+              LockSupport.parkNanos(think);
+            }
+          }
+        }, "user");
+        threads.add(t);
+        t.start();
+      }
+      long drainEnd = end + drainTimeout.toNanos();
+      for (Thread t : threads) {
+        long left = drainEnd - System.nanoTime();
+        if (left > 0) {
+          t.join(Math.max(1, left / 1_000_000));
+        }
+        if (t.isAlive()) {
+          t.interrupt();
+          errors.increment(); // a user still waiting for a reply at the bound
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      threads.forEach(Thread::interrupt);
+    } finally {
+      line.cancel(false);
+    }
+    // a step cut short by its request bound is measured up to its last reply
+    double seconds = (Math.max(warmEnd + 1, Math.min(end, lastDone.get())) - warmEnd) / 1e9;
+    double cpu = (injectorCpuNanos() - cpu0) / (double) (System.nanoTime() - start);
+    List<String> notes = new ArrayList<>();
+    if (budget.get() < 0) {
+      notes.add("the step hit its request bound of " + maxRequests + " before its time was up");
+    }
+    boolean saturated = cpuNote(cpu, notes);
+    return result(label, Double.NaN, phase.users(), seconds, completed.sum(), errors.sum(), 0, 0,
+        recorder.getIntervalHistogram(), cpu, saturated, notes);
+  }
+
+  /** Adds a note when the injector's threads used most of the machine; true when it did. */
+  private static boolean cpuNote(double cpu, List<String> notes) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    if (cpu > 0.8 * cores) {
+      notes.add(String.format(Locale.ROOT, "the injector's own threads used %.2f of %d cores: it is"
+          + " CPU-bound, so the system under test was not the only limit", cpu, cores));
+      return true;
+    }
+    return false;
+  }
+
+  private static PhaseResult result(String label, double target, int users, double seconds, long completed,
+      long errors, long late, long dropped, Histogram h, double cpu, boolean saturated, List<String> notes) {
+    boolean empty = h.getTotalCount() == 0;
+    return new PhaseResult(label, target, users, seconds, completed, errors, late, dropped,
+        completed / seconds,
+        empty ? Double.NaN : h.getValueAtPercentile(50) / 1000.0,
+        empty ? Double.NaN : h.getValueAtPercentile(90) / 1000.0,
+        empty ? Double.NaN : h.getValueAtPercentile(99) / 1000.0,
+        empty ? Double.NaN : h.getValueAtPercentile(99.9) / 1000.0,
+        empty ? Double.NaN : h.getMaxValue() / 1000.0,
+        cpu, saturated, notes);
+  }
+
+  private static boolean accept(Workload.VirtualUser u, HttpResponse<String> response) {
+    try {
+      return u.accept(response);
+    } catch (RuntimeException e) {
+      return false; // a reply the workload cannot read is an error of the system under test
+    }
+  }
+
+  private ScheduledFuture<?> startProgress(String label, long start, Recorder live, double target) {
+    if (progress == null) {
+      return ticker.schedule(() -> { }, 0, TimeUnit.SECONDS);
+    }
+    Histogram[] recycle = {null};
+    long[] last = {System.nanoTime()};
+    return ticker.scheduleAtFixedRate(() -> {
+      Histogram h = live.getIntervalHistogram(recycle[0]);
+      recycle[0] = h;
+      long now = System.nanoTime();
+      double rate = h.getTotalCount() / ((now - last[0]) / 1e9);
+      last[0] = now;
+      progress.accept(String.format(Locale.ROOT, "%s  %5.1fs  %8.0f req/s%s  p99 %8.2f ms",
+          label, (now - start) / 1e9, rate,
+          Double.isNaN(target) ? "" : String.format(Locale.ROOT, " (target %.0f)", target),
+          h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1000.0));
+    }, 1, 1, TimeUnit.SECONDS);
+  }
+
+  private static void waitUntil(long deadline) {
+    long left;
+    while ((left = deadline - System.nanoTime()) > 0) {
+      if (left > 200_000) {
+        LockSupport.parkNanos(left - 100_000);
+      } else {
+        Thread.onSpinWait();
+      }
+    }
+  }
+
+  /** CPU time of the injector's threads and the HTTP client's selector, in nanoseconds. */
+  static long injectorCpuNanos() {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    if (!mx.isThreadCpuTimeSupported()) {
+      return 0;
+    }
+    long total = 0;
+    for (ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
+      if (info == null) {
+        continue;
+      }
+      String name = info.getThreadName();
+      if (name.startsWith(THREAD_PREFIX) || name.startsWith("HttpClient-")) {
+        long t = mx.getThreadCpuTime(info.getThreadId());
+        if (t > 0) {
+          total += t;
+        }
+      }
+    }
+    return total;
+  }
+
+  /** Stops the HTTP client's threads and the progress ticker. */
+  @Override
+  public void close() {
+    ticker.shutdownNow();
+    clientExecutor.shutdownNow();
+  }
+
+  /** Options of an {@link Injector}, checked at {@link #build()}. */
+  public static final class Builder {
+    private Duration warmup = Duration.ofSeconds(1);
+    private int maxInFlight = 1024;
+    private long maxRequests = 5_000_000;
+    private Duration lateThreshold = Duration.ofMillis(10);
+    private Duration drainTimeout = Duration.ofSeconds(5);
+    private Consumer<String> progress;
+
+    private Builder() {}
+
+    /** The discarded start of every step (default 1 s); zero measures from the first request. */
+    public Builder warmup(Duration warmup) {
+      this.warmup = warmup;
+      return this;
+    }
+
+    /** Open model: requests outstanding at once before new ones are dropped (default 1024). */
+    public Builder maxInFlight(int maxInFlight) {
+      this.maxInFlight = maxInFlight;
+      return this;
+    }
+
+    /** The most requests one step sends, warm-up included (default 5,000,000). */
+    public Builder maxRequests(long maxRequests) {
+      this.maxRequests = maxRequests;
+      return this;
+    }
+
+    /** Open model: a send this much after its intended time counts as late (default 10 ms). */
+    public Builder lateThreshold(Duration lateThreshold) {
+      this.lateThreshold = lateThreshold;
+      return this;
+    }
+
+    /** How long a step waits for outstanding replies after its end (default 5 s). */
+    public Builder drainTimeout(Duration drainTimeout) {
+      this.drainTimeout = drainTimeout;
+      return this;
+    }
+
+    /** Receives a progress line about once a second while a step runs (default none). */
+    public Builder progress(Consumer<String> progress) {
+      this.progress = progress;
+      return this;
+    }
+
+    /**
+     * The injector.
+     *
+     * @throws LoadException {@link LoadException.Reason#INVALID_INPUT} for a negative duration,
+     *     a cap or bound below 1
+     */
+    public Injector build() {
+      if (warmup.isNegative() || lateThreshold.isNegative() || drainTimeout.isNegative()) {
+        throw new LoadException(LoadException.Reason.INVALID_INPUT,
+            "warm-up, late threshold and drain timeout must not be negative");
+      }
+      if (maxInFlight < 1 || maxRequests < 1) {
+        throw new LoadException(LoadException.Reason.INVALID_INPUT,
+            "maxInFlight and maxRequests must be at least 1, got " + maxInFlight + " and " + maxRequests);
+      }
+      return new Injector(this);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package dev.sessionless.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The injector against a real Jetty server on loopback: it must measure what theory predicts. */
+class InjectorTest {
+  /**
+   * The coordinated-omission check. Requests arrive at R = 100/s; the server freezes for S = 1 s
+   * on every N = 200th request, so each 2 s cycle holds one freeze. Every request arriving during
+   * a freeze waits for its end: R·S = 100 of every 200 requests (50%) are delayed, by an amount
+   * spread evenly over (0, S]. The fraction of requests slower than L is then R(S − L)/N, so the
+   * p-th percentile (tail q = 1 − p) is L = S − qN/R: p90 = 0.8 s, p99 = 0.98 s, and the median
+   * sits at the edge of the freezes (L = 0).
+   * An injector that measured from the actual send, or that waited for replies before sending,
+   * would see one slow request in 200 and a p90 of a millisecond. The band is ±120 ms because
+   * the machine is shared (CI, other builds): the test measures from the median, see below.
+   */
+  @Test
+  void aServerThatStallsShowsUpInTheOpenModelPercentilesAsTheoryPredicts() throws Exception {
+    try (StallingServer server = new StallingServer(200, Duration.ofSeconds(1));
+        Injector injector = Injector.builder().warmup(Duration.ZERO).lateThreshold(Duration.ofMillis(50)).build()) {
+      injector.runOpen("warm", server.get("/fast"), new OpenPhase(200, Duration.ofMillis(500)));
+      PhaseResult r = injector.runOpen("stall", server.get("/stall"), new OpenPhase(100, Duration.ofSeconds(4)));
+      assertEquals(400, r.completed(), r.toString());
+      assertEquals(0, r.errors(), r.toString());
+      // The median is an unfrozen request: its latency is the service time on this (shared,
+      // possibly busy) machine, which every frozen request pays as well. Measure from it.
+      double base = r.p50();
+      assertTrue(base < 400, r.toString());
+      assertEquals(800, r.p90() - base, 120, r.toString());
+      assertEquals(980, r.p99() - base, 120, r.toString());
+      assertEquals(1000, r.max() - base, 150, r.toString());
+    }
+  }
+
+  /** Asked for a rate it cannot schedule, the injector says so instead of reporting a fine figure. */
+  @Test
+  void anInjectorPushedPastItsCapacitySaysSo() throws Exception {
+    try (StallingServer server = new StallingServer(Integer.MAX_VALUE, Duration.ZERO);
+        Injector injector = Injector.builder().warmup(Duration.ZERO).maxInFlight(64).maxRequests(20_000).build()) {
+      PhaseResult r = injector.runOpen("flood", server.get("/fast"), new OpenPhase(2_000_000, Duration.ofSeconds(1)));
+      assertTrue(r.saturated(), r.toString());
+      assertFalse(r.notes().isEmpty(), r.toString());
+      assertTrue(r.dropped() > 0 || r.late() > 0, r.toString());
+      assertTrue(r.achievedRate() < 0.1 * r.targetRate(), r.toString());
+    }
+  }
+
+  @Test
+  void aRateTheInjectorCanKeepIsNotFlagged() throws Exception {
+    try (StallingServer server = new StallingServer(Integer.MAX_VALUE, Duration.ZERO);
+        Injector injector = Injector.builder().warmup(Duration.ofMillis(300)).lateThreshold(Duration.ofSeconds(1)).build()) {
+      PhaseResult r = injector.runOpen("steady", server.get("/fast"), new OpenPhase(200, Duration.ofMillis(1500)));
+      assertFalse(r.saturated(), r.toString());
+      assertEquals(0, r.errors(), r.toString());
+      assertEquals(240, r.completed(), 2, r.toString());
+      assertEquals(0, r.dropped(), r.toString());
+    }
+  }
+
+  @Test
+  void aClosedStepCountsEveryUsersRepliesAndStopsByItself() throws Exception {
+    try (StallingServer server = new StallingServer(Integer.MAX_VALUE, Duration.ZERO);
+        Injector injector = Injector.builder().warmup(Duration.ofMillis(200)).maxRequests(500).build()) {
+      PhaseResult r = injector.runClosed("closed 4", server.get("/fast"), new ClosedPhase(4, Duration.ZERO, Duration.ofSeconds(30)));
+      // bounded by the request count long before the 30 s are up
+      assertTrue(r.completed() <= 500 && r.completed() > 0, r.toString());
+      assertEquals(4, r.users());
+      assertEquals(0, r.errors(), r.toString());
+      assertTrue(r.notes().stream().anyMatch(n -> n.contains("request bound")), r.toString());
+    }
+  }
+
+  @Test
+  void badOptionsAreRejectedAtBuild() {
+    assertEquals(LoadException.Reason.INVALID_INPUT,
+        assertThrows(LoadException.class, () -> Injector.builder().maxInFlight(0).build()).reason());
+    assertEquals(LoadException.Reason.INVALID_INPUT,
+        assertThrows(LoadException.class, () -> new OpenPhase(-1, Duration.ofSeconds(1))).reason());
+    assertEquals(LoadException.Reason.INVALID_INPUT,
+        assertThrows(LoadException.class, () -> new ClosedPhase(0, Duration.ZERO, Duration.ofSeconds(1))).reason());
+  }
+}

@@ -1,0 +1,43 @@
+package dev.sessionless.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.load.internal.Cluster;
+import dev.sessionless.load.internal.ShopWorkload;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The shop on three real Jetty nodes, driven over HTTP: who keeps the carts. */
+class SystemsUnderTestTest {
+  static ShopWorkload run(Cluster.Kind kind, ShopWorkload.Routing routing) {
+    try (Cluster cluster = Cluster.start(kind, 3);
+        Injector injector = Injector.builder().warmup(Duration.ZERO).maxRequests(120).build()) {
+      ShopWorkload shop = new ShopWorkload(cluster.nodes(), routing);
+      PhaseResult r = injector.runClosed(kind + " " + routing, shop, new ClosedPhase(4, Duration.ZERO, Duration.ofSeconds(20)));
+      assertEquals(0, r.errors(), r.toString());
+      return shop;
+    }
+  }
+
+  @Test
+  void sessionlessRoundRobinLosesNoCart() {
+    ShopWorkload shop = run(Cluster.Kind.SESSIONLESS, ShopWorkload.Routing.ROUND_ROBIN);
+    assertTrue(shop.journeysCompleted() >= 16, "journeys " + shop.journeysCompleted());
+    assertEquals(0, shop.cartsLost());
+    assertTrue(shop.maxCookieBytes() > 200, "a token carries the session: " + shop.maxCookieBytes());
+  }
+
+  @Test
+  void inMemorySessionsWithStickyRoutingLoseNoCart() {
+    ShopWorkload shop = run(Cluster.Kind.HTTP_SESSION, ShopWorkload.Routing.STICKY);
+    assertTrue(shop.journeysCompleted() >= 16, "journeys " + shop.journeysCompleted());
+    assertEquals(0, shop.cartsLost());
+  }
+
+  @Test
+  void inMemorySessionsWithoutStickinessLoseCarts() {
+    ShopWorkload shop = run(Cluster.Kind.HTTP_SESSION, ShopWorkload.Routing.ROUND_ROBIN);
+    assertTrue(shop.cartsLost() > 0, "lost " + shop.cartsLost() + " of " + (shop.cartsLost() + shop.journeysCompleted()));
+  }
+}

@@ -1,0 +1,162 @@
+package dev.sessionless.spring.boot;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySource;
+import dev.sessionless.keyring.Keyring;
+import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.spring.boot.internal.KeyringFactory;
+import dev.sessionless.spring.boot.internal.ServerSessionSettings;
+import jakarta.servlet.DispatcherType;
+import java.time.Duration;
+import java.util.EnumSet;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Makes every {@code HttpSession} of a servlet application a token: a live {@link Keyring}
+ * from {@code sessionless.keys.*}, a {@link SessionlessFilter} from the other {@code
+ * sessionless.*} properties, and its registration ahead of Spring Security's filter chain.
+ *
+ * <p>Each bean backs off when the application defines its own: a {@link KeySource} (for example
+ * a fixed {@code KeySet} or its own {@code Keyring}), a {@link SessionlessFilter}, or a {@code
+ * FilterRegistrationBean} named {@code sessionlessFilterRegistration}. The keyring made here is
+ * closed with the application context.
+ *
+ * <p>Startup fails, with a message naming what to set or remove, when no key source is
+ * configured or when Spring Session's {@code SessionRepositoryFilter} is present too (two
+ * session mechanisms cannot share the requests: pick one).
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({SessionlessFilter.class, FilterRegistrationBean.class})
+@ConditionalOnBooleanProperty(name = "sessionless.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SessionlessProperties.class)
+public class SessionlessAutoConfiguration {
+  private static final Log LOG = LogFactory.getLog(SessionlessAutoConfiguration.class);
+  private static final String SPRING_SESSION_FILTER = "org.springframework.session.web.http.SessionRepositoryFilter";
+
+  /** Used by Spring; applications do not construct this class. */
+  public SessionlessAutoConfiguration() {}
+
+  /**
+   * The live keyring of {@code sessionless.keys.*}, closed with the context.
+   *
+   * @throws IllegalStateException naming {@code sessionless.keys.file} and its siblings when no
+   *     key source is configured
+   */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean(KeySource.class)
+  public Keyring sessionlessKeyring(SessionlessProperties properties) {
+    return KeyringFactory.build(properties.getKeys(), System::getenv);
+  }
+
+  /**
+   * The filter, configured from {@code sessionless.*}, then {@code server.servlet.session.*}
+   * where those are unset, then every {@link SessionlessFilterCustomizer}. Logs a warning naming
+   * each {@code server.servlet.session.*} property set that token sessions do not honour.
+   */
+  @Bean
+  @ConditionalOnMissingBean(SessionlessFilter.class)
+  public SessionlessFilter sessionlessFilter(SessionlessProperties properties, KeySource keys,
+      Environment environment, ObjectProvider<SessionlessFilterCustomizer> customizers) {
+    ServerSessionSettings server = ServerSessionSettings.of(environment);
+    for (String name : server.unmapped()) {
+      LOG.warn(name + " is set but does not apply to Sessionless token sessions; see the"
+          + " sessionless.* properties (the session lives in a token, not in the container)");
+    }
+    SessionlessFilter.Builder b = SessionlessFilter.builder().keys(keys)
+        .algorithm(algorithm(properties.getAlgorithm()))
+        .issuer(properties.getIssuer())
+        .audience(properties.getAudience() != null ? properties.getAudience()
+            : environment.getProperty("spring.application.name", "application"))
+        .absoluteLifetime(properties.getAbsoluteLifetime())
+        .renewalFraction(properties.getRenewalFraction());
+    Duration timeout = properties.getTimeout() != null ? properties.getTimeout() : server.timeout().orElse(null);
+    if (timeout != null) {
+      b.maxInactiveInterval(timeout);
+    }
+    SessionlessProperties.Cookie cookie = properties.getCookie();
+    if (properties.getHeader() != null) {
+      b.header(properties.getHeader());
+    } else {
+      first(cookie.getName(), server.cookie("name").orElse(null), b::cookieName);
+      first(cookie.getDomain(), server.cookie("domain").orElse(null), b::cookieDomain);
+      first(cookie.getPath(), server.cookie("path").orElse(null), b::cookiePath);
+      first(cookie.getSameSite(), server.cookie("same-site").orElse(null), b::cookieSameSite);
+      first(cookie.getMaxAge(), server.cookieMaxAge().orElse(null), b::cookieMaxAge);
+      if (cookie.getMaxChunks() != null) {
+        b.maxCookieChunks(cookie.getMaxChunks());
+      }
+    }
+    b.attributeTypes(properties.getAttributeTypes().toArray(new Class<?>[0]));
+    // Not yet wired: forcing Secure, the __Host- prefix and the bad-attribute policy, which
+    // the filter's builder does not offer yet; server.servlet.session.cookie.secure is
+    // therefore reported as not honoured.
+    customizers.orderedStream().forEach(c -> c.customize(b));
+    return b.build();
+  }
+
+  /**
+   * Registers the filter for every dispatcher type, async-supported, at {@code
+   * sessionless.filter.order} (Spring Session's order by default).
+   *
+   * @throws IllegalStateException if Spring Session's {@code SessionRepositoryFilter} is a bean
+   */
+  @Bean
+  @ConditionalOnMissingBean(name = "sessionlessFilterRegistration")
+  public FilterRegistrationBean<SessionlessFilter> sessionlessFilterRegistration(SessionlessFilter filter,
+      SessionlessProperties properties, ListableBeanFactory beans) {
+    refuseSpringSession(beans);
+    FilterRegistrationBean<SessionlessFilter> reg = new FilterRegistrationBean<>(filter);
+    reg.setName("sessionlessFilter");
+    reg.setOrder(properties.getFilter().getOrder());
+    reg.setDispatcherTypes(EnumSet.allOf(DispatcherType.class));
+    reg.setAsyncSupported(true);
+    reg.addUrlPatterns("/*");
+    return reg;
+  }
+
+  static void refuseSpringSession(ListableBeanFactory beans) {
+    ClassLoader loader = SessionlessAutoConfiguration.class.getClassLoader();
+    if (!ClassUtils.isPresent(SPRING_SESSION_FILTER, loader)) {
+      return;
+    }
+    Class<?> type = ClassUtils.resolveClassName(SPRING_SESSION_FILTER, loader);
+    String[] names = beans.getBeanNamesForType(type, true, false);
+    if (names.length > 0) {
+      throw new IllegalStateException("Both Sessionless and Spring Session (bean '" + names[0]
+          + "') want to own HttpSession: pick one. Remove Spring Session (spring-session-*), or set"
+          + " sessionless.enabled=false");
+    }
+  }
+
+  private static <T> void first(T own, T boot, java.util.function.Consumer<T> set) {
+    if (own != null) {
+      set.accept(own);
+    } else if (boot != null) {
+      set.accept(boot);
+    }
+  }
+
+  private static Algorithm algorithm(String name) {
+    for (Algorithm a : Algorithm.values()) {
+      if (a.name().equalsIgnoreCase(name) || a.joseName().equalsIgnoreCase(name)) {
+        return a;
+      }
+    }
+    throw new IllegalStateException("sessionless.algorithm is '" + name + "'; use one of HS256, HS384,"
+        + " HS512, ES256, EdDSA, DIR_A256GCM");
+  }
+}

@@ -1,0 +1,15 @@
+package dev.sessionless.spring.boot;
+
+import dev.sessionless.servlet.SessionlessFilter;
+
+/**
+ * A bean that adjusts the auto-configured {@link SessionlessFilter} before it is built, for the
+ * options properties cannot express (a Jackson 2 {@code ObjectMapper}, a clock). Every
+ * customizer bean is applied, in {@code @Order}; an option the properties already set cannot be
+ * set again (the builder refuses it).
+ */
+@FunctionalInterface
+public interface SessionlessFilterCustomizer {
+  /** Adjusts the builder; called once, at startup. */
+  void customize(SessionlessFilter.Builder builder);
+}

@@ -1,0 +1,421 @@
+package dev.sessionless.spring.boot;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code sessionless.*} properties: where the keys come from, what the tokens say, and how
+ * they travel. Only the keys are required; everything else has a default.
+ *
+ * <p>Boot's own {@code server.servlet.session.timeout} and {@code
+ * server.servlet.session.cookie.*} apply where these are not set (see the module README);
+ * a {@code sessionless.*} value always wins.
+ *
+ * <p>Security: no property holds a secret, only the names of the variables and files that do,
+ * so configuration files and the environment endpoint never show key material.
+ */
+@ConfigurationProperties("sessionless")
+public class SessionlessProperties {
+  /** Whether to replace HttpSession with token sessions at all. */
+  private boolean enabled = true;
+
+  /** Where the signing and verification keys come from. At least one source is required. */
+  private final Keys keys = new Keys();
+
+  /**
+   * The token algorithm: HS256, HS384, HS512, ES256, EdDSA or DIR_A256GCM (encrypted tokens).
+   */
+  private String algorithm = "HS256";
+
+  /** The issuer (iss) written into and required of every token. */
+  private String issuer = "sessionless";
+
+  /**
+   * The audience (aud) written into and required of every token; the application name
+   * (spring.application.name) when not set, else "application". Give apps sharing keys
+   * different audiences.
+   */
+  private String audience;
+
+  /**
+   * How far each write moves a session's expiry (the max-inactive interval); falls back to
+   * server.servlet.session.timeout, then 30 minutes.
+   */
+  private Duration timeout;
+
+  /** The longest a session may live from its creation, however active. */
+  private Duration absoluteLifetime = Duration.ofHours(12);
+
+  /**
+   * The fraction of a token's lifetime that must pass before a read-only request renews it;
+   * greater than 0, at most 1.
+   */
+  private double renewalFraction = 0.5;
+
+  /** The cookie that carries the token (unless a header is configured). */
+  private final Cookie cookie = new Cookie();
+
+  /**
+   * Carry the token in this request and response header instead of cookies (for APIs). Cookie
+   * settings must then be left unset.
+   */
+  private String header;
+
+  /**
+   * Application classes allowed as session attribute values (exactly these classes), besides
+   * JDK value types (String, boxed numbers, Boolean, BigInteger, BigDecimal, and lists and
+   * string-keyed maps of those).
+   */
+  private List<Class<?>> attributeTypes = new ArrayList<>();
+
+  /** The servlet filter registration. */
+  private final Filter filter = new Filter();
+
+  /** The Spring Security integration. */
+  private final Security security = new Security();
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public Keys getKeys() {
+    return keys;
+  }
+
+  public String getAlgorithm() {
+    return algorithm;
+  }
+
+  public void setAlgorithm(String algorithm) {
+    this.algorithm = algorithm;
+  }
+
+  public String getIssuer() {
+    return issuer;
+  }
+
+  public void setIssuer(String issuer) {
+    this.issuer = issuer;
+  }
+
+  public String getAudience() {
+    return audience;
+  }
+
+  public void setAudience(String audience) {
+    this.audience = audience;
+  }
+
+  public Duration getTimeout() {
+    return timeout;
+  }
+
+  public void setTimeout(Duration timeout) {
+    this.timeout = timeout;
+  }
+
+  public Duration getAbsoluteLifetime() {
+    return absoluteLifetime;
+  }
+
+  public void setAbsoluteLifetime(Duration absoluteLifetime) {
+    this.absoluteLifetime = absoluteLifetime;
+  }
+
+  public double getRenewalFraction() {
+    return renewalFraction;
+  }
+
+  public void setRenewalFraction(double renewalFraction) {
+    this.renewalFraction = renewalFraction;
+  }
+
+  public Cookie getCookie() {
+    return cookie;
+  }
+
+  public String getHeader() {
+    return header;
+  }
+
+  public void setHeader(String header) {
+    this.header = header;
+  }
+
+  public List<Class<?>> getAttributeTypes() {
+    return attributeTypes;
+  }
+
+  public void setAttributeTypes(List<Class<?>> attributeTypes) {
+    this.attributeTypes = attributeTypes;
+  }
+
+  public Filter getFilter() {
+    return filter;
+  }
+
+  public Security getSecurity() {
+    return security;
+  }
+
+  /** Key sources; several may be combined (their union is used, the first listed here wins a kid). */
+  public static class Keys {
+    /** A JWKS file with the signing keys, re-read when it changes (key rotation, a Kubernetes Secret). */
+    private Path file;
+
+    /** How often the key files are checked for changes. */
+    private Duration filePollInterval = Duration.ofSeconds(5);
+
+    /** A JWKS file encrypted with the keyring tool (a compact JWE), re-read when it changes. */
+    private final EncryptedFile encryptedFile = new EncryptedFile();
+
+    /**
+     * The name of an environment variable holding a JWKS or one base64url secret of 32 or more
+     * bytes (an HS256 key), read once at startup.
+     */
+    private String environment;
+
+    /**
+     * The name of an environment variable holding the password of an encrypted JWKS in the
+     * variable named by sessionless.keys.environment.
+     */
+    private String environmentPasswordVariable;
+
+    /**
+     * An HTTP(S) JWKS URL with further verification keys (usually another service's public
+     * keys); never supplies the signing key.
+     */
+    private URI jwksUrl;
+
+    /**
+     * Development only: sign with a random in-memory key, logged loudly. Tokens then survive
+     * neither a restart nor a second instance. Refused beside any other key source.
+     */
+    private boolean ephemeral;
+
+    public Path getFile() {
+      return file;
+    }
+
+    public void setFile(Path file) {
+      this.file = file;
+    }
+
+    public Duration getFilePollInterval() {
+      return filePollInterval;
+    }
+
+    public void setFilePollInterval(Duration filePollInterval) {
+      this.filePollInterval = filePollInterval;
+    }
+
+    public EncryptedFile getEncryptedFile() {
+      return encryptedFile;
+    }
+
+    public String getEnvironment() {
+      return environment;
+    }
+
+    public void setEnvironment(String environment) {
+      this.environment = environment;
+    }
+
+    public String getEnvironmentPasswordVariable() {
+      return environmentPasswordVariable;
+    }
+
+    public void setEnvironmentPasswordVariable(String environmentPasswordVariable) {
+      this.environmentPasswordVariable = environmentPasswordVariable;
+    }
+
+    public URI getJwksUrl() {
+      return jwksUrl;
+    }
+
+    public void setJwksUrl(URI jwksUrl) {
+      this.jwksUrl = jwksUrl;
+    }
+
+    public boolean isEphemeral() {
+      return ephemeral;
+    }
+
+    public void setEphemeral(boolean ephemeral) {
+      this.ephemeral = ephemeral;
+    }
+  }
+
+  /**
+   * An encrypted JWKS file and where its secret comes from: exactly one of a password or a
+   * key-encryption key, each from an environment variable or a file (never from the property
+   * itself, so the secret stays out of configuration files).
+   */
+  public static class EncryptedFile {
+    /** The encrypted JWKS file. */
+    private Path path;
+
+    /** The name of an environment variable holding the file's password. */
+    private String passwordVariable;
+
+    /** A file holding the password (trailing line breaks ignored), e.g. a mounted secret. */
+    private Path passwordFile;
+
+    /** The name of an environment variable holding a base64url key-encryption key (A256KW). */
+    private String kekVariable;
+
+    /** A file holding a base64url key-encryption key (A256KW). */
+    private Path kekFile;
+
+    public Path getPath() {
+      return path;
+    }
+
+    public void setPath(Path path) {
+      this.path = path;
+    }
+
+    public String getPasswordVariable() {
+      return passwordVariable;
+    }
+
+    public void setPasswordVariable(String passwordVariable) {
+      this.passwordVariable = passwordVariable;
+    }
+
+    public Path getPasswordFile() {
+      return passwordFile;
+    }
+
+    public void setPasswordFile(Path passwordFile) {
+      this.passwordFile = passwordFile;
+    }
+
+    public String getKekVariable() {
+      return kekVariable;
+    }
+
+    public void setKekVariable(String kekVariable) {
+      this.kekVariable = kekVariable;
+    }
+
+    public Path getKekFile() {
+      return kekFile;
+    }
+
+    public void setKekFile(Path kekFile) {
+      this.kekFile = kekFile;
+    }
+  }
+
+  /** The session cookie; server.servlet.session.cookie.* applies where these are unset. */
+  public static class Cookie {
+    /** The cookie name; chunks of a split token are NAME.1, NAME.2, ... Default SESSIONLESS. */
+    private String name;
+
+    /** The cookie domain; host-only when unset. */
+    private String domain;
+
+    /** The cookie path; the context path when unset. */
+    private String path;
+
+    /** The cookie's SameSite attribute: Lax (default), Strict or None. */
+    private String sameSite;
+
+    /** The cookie's Max-Age; a browser-session cookie when unset. */
+    private Duration maxAge;
+
+    /** How many cookies a token may be split across, 1 to 16 (default 4). */
+    private Integer maxChunks;
+
+    public String getName() {
+      return name;
+    }
+
+    public void setName(String name) {
+      this.name = name;
+    }
+
+    public String getDomain() {
+      return domain;
+    }
+
+    public void setDomain(String domain) {
+      this.domain = domain;
+    }
+
+    public String getPath() {
+      return path;
+    }
+
+    public void setPath(String path) {
+      this.path = path;
+    }
+
+    public String getSameSite() {
+      return sameSite;
+    }
+
+    public void setSameSite(String sameSite) {
+      this.sameSite = sameSite;
+    }
+
+    public Duration getMaxAge() {
+      return maxAge;
+    }
+
+    public void setMaxAge(Duration maxAge) {
+      this.maxAge = maxAge;
+    }
+
+    public Integer getMaxChunks() {
+      return maxChunks;
+    }
+
+    public void setMaxChunks(Integer maxChunks) {
+      this.maxChunks = maxChunks;
+    }
+  }
+
+  /** The filter registration. */
+  public static class Filter {
+    /**
+     * The filter's order: Spring Session's (Integer.MIN_VALUE + 50) by default, well before
+     * Spring Security's filter chain (-100).
+     */
+    private int order = Integer.MIN_VALUE + 50;
+
+    public int getOrder() {
+      return order;
+    }
+
+    public void setOrder(int order) {
+      this.order = order;
+    }
+  }
+
+  /** Spring Security integration. */
+  public static class Security {
+    /**
+     * Whether Spring Security keeps its security context, CSRF token and saved request in the
+     * token session as plain values (required for Spring Security to work with token sessions).
+     */
+    private boolean enabled = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package dev.sessionless.spring.boot.internal;
+
+import dev.sessionless.keyring.Keyring;
+import dev.sessionless.spring.boot.SessionlessProperties;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.function.Function;
+
+/** Makes the live {@link Keyring} the {@code sessionless.keys.*} properties describe. */
+public final class KeyringFactory {
+  /** What a missing key configuration tells the developer to do. */
+  public static final String NO_KEYS = "Sessionless has no keys: set sessionless.keys.file (a JWKS file,"
+      + " e.g. made by the keyring tool), sessionless.keys.environment (a variable holding a JWKS or a"
+      + " base64url secret) or sessionless.keys.encrypted-file.path; for a single development"
+      + " instance only, sessionless.keys.ephemeral=true";
+
+  private KeyringFactory() {}
+
+  /**
+   * The keyring, loaded now.
+   *
+   * @param env environment variable look-up
+   * @throws IllegalStateException naming the property to set when no source is configured or
+   *     a secret's variable or file is missing
+   */
+  public static Keyring build(SessionlessProperties.Keys keys, Function<String, String> env) {
+    SessionlessProperties.EncryptedFile enc = keys.getEncryptedFile();
+    boolean any = keys.getFile() != null || keys.getEnvironment() != null || enc.getPath() != null
+        || keys.getJwksUrl() != null;
+    if (!any && !keys.isEphemeral()) {
+      throw new IllegalStateException(NO_KEYS);
+    }
+    if (keys.getJwksUrl() != null && keys.getFile() == null && keys.getEnvironment() == null
+        && enc.getPath() == null && !keys.isEphemeral()) {
+      throw new IllegalStateException("sessionless.keys.jwks-url only adds verification keys: a remote"
+          + " document never supplies this application's signing key. Also set sessionless.keys.file,"
+          + " sessionless.keys.environment or sessionless.keys.encrypted-file.path");
+    }
+    Keyring.Builder b = Keyring.builder().environmentReader(env)
+        .filePollInterval(keys.getFilePollInterval());
+    if (keys.isEphemeral()) {
+      if (any) {
+        throw new IllegalStateException("sessionless.keys.ephemeral=true is for a single development"
+            + " instance and cannot be combined with other sessionless.keys.* sources");
+      }
+      return b.ephemeralDevelopmentKey().build();
+    }
+    if (keys.getFile() != null) {
+      b.jwksFile(keys.getFile());
+    }
+    if (enc.getPath() != null) {
+      addEncrypted(b, enc, env);
+    }
+    if (keys.getEnvironment() != null) {
+      if (keys.getEnvironmentPasswordVariable() != null) {
+        b.environment(keys.getEnvironment(), keys.getEnvironmentPasswordVariable());
+      } else {
+        b.environment(keys.getEnvironment());
+      }
+    }
+    if (keys.getJwksUrl() != null) {
+      b.jwksUrl(keys.getJwksUrl());
+    }
+    return b.build();
+  }
+
+  private static void addEncrypted(Keyring.Builder b, SessionlessProperties.EncryptedFile enc,
+      Function<String, String> env) {
+    int secrets = (enc.getPasswordVariable() == null ? 0 : 1) + (enc.getPasswordFile() == null ? 0 : 1)
+        + (enc.getKekVariable() == null ? 0 : 1) + (enc.getKekFile() == null ? 0 : 1);
+    if (secrets != 1) {
+      throw new IllegalStateException("sessionless.keys.encrypted-file.path needs exactly one of"
+          + " sessionless.keys.encrypted-file.password-variable, .password-file, .kek-variable or"
+          + " .kek-file; " + secrets + " are set");
+    }
+    if (enc.getPasswordVariable() != null || enc.getPasswordFile() != null) {
+      char[] password = secret(enc.getPasswordVariable(), enc.getPasswordFile(), "password", env).toCharArray();
+      b.encryptedJwksFile(enc.getPath(), password);
+      Arrays.fill(password, '\0');
+    } else {
+      String text = secret(enc.getKekVariable(), enc.getKekFile(), "kek", env);
+      byte[] kek;
+      try {
+        kek = Base64.getUrlDecoder().decode(text);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("the key-encryption key of sessionless.keys.encrypted-file is not"
+            + " base64url");
+      }
+      b.encryptedJwksFile(enc.getPath(), kek);
+      Arrays.fill(kek, (byte) 0);
+    }
+  }
+
+  private static String secret(String variable, Path file, String what, Function<String, String> env) {
+    String value;
+    String property;
+    if (variable != null) {
+      property = "sessionless.keys.encrypted-file." + what + "-variable";
+      value = env.apply(variable);
+      if (value == null || value.isEmpty()) {
+        throw new IllegalStateException("the environment variable " + variable + " named by " + property
+            + " is not set");
+      }
+    } else {
+      property = "sessionless.keys.encrypted-file." + what + "-file";
+      try {
+        value = Files.readString(file, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the file named by " + property + ": " + file, e);
+      }
+    }
+    String trimmed = value.replaceAll("[\\r\\n]+$", "");
+    if (trimmed.isEmpty()) {
+      throw new IllegalStateException("the secret named by " + property + " is empty");
+    }
+    return trimmed;
+  }
+}

@@ -1,0 +1,2 @@
+/** Implementation details of the Spring Boot integration; not API. */
+package dev.sessionless.spring.boot.internal;

@@ -1,0 +1,125 @@
+package dev.sessionless.spring.boot.security;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.util.Collections;
+import java.util.List;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.security.web.savedrequest.RequestCache;
+import org.springframework.security.web.savedrequest.SavedRequest;
+import org.springframework.security.web.savedrequest.SimpleSavedRequest;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.UrlUtils;
+import org.springframework.security.web.util.matcher.AndRequestMatcher;
+import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
+import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
+
+/**
+ * Remembers the page a user asked for before logging in as its URL (path and query, relative to
+ * the context path) in the token session, and sends the user back there after login. Only the
+ * requests Spring Security's own default would save are saved: {@code GET}, not a favicon, not
+ * an XHR, a WebSocket upgrade, or a JSON, multipart or event-stream request. The redirect carries
+ * the {@code continue} parameter, like Spring Security's, and the request that follows it clears
+ * the saved URL.
+ *
+ * <p>A saved request is replayed as a {@code GET} of its URL only: unlike Spring Security's
+ * session cache, no headers, cookies or form parameters are kept.
+ *
+ * <p>Thread-safe.
+ */
+public final class SessionlessRequestCache implements RequestCache {
+  /** The session attribute holding the saved URL. */
+  public static final String ATTRIBUTE = "sessionless.security.saved-request";
+  private static final String CONTINUE = "continue";
+
+  private final RequestMatcher matcher;
+
+  /** A cache saving the requests Spring Security's default would save. */
+  public SessionlessRequestCache() {
+    MediaTypeRequestMatcher json = mediaType(MediaType.APPLICATION_JSON);
+    MediaTypeRequestMatcher multipart = mediaType(MediaType.MULTIPART_FORM_DATA);
+    MediaTypeRequestMatcher events = mediaType(MediaType.TEXT_EVENT_STREAM);
+    this.matcher = new AndRequestMatcher(List.of(
+        PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, "/**"),
+        new NegatedRequestMatcher(PathPatternRequestMatcher.withDefaults().matcher("/favicon.*")),
+        new NegatedRequestMatcher(json),
+        new NegatedRequestMatcher(new RequestHeaderRequestMatcher("X-Requested-With", "XMLHttpRequest")),
+        new NegatedRequestMatcher(multipart),
+        new NegatedRequestMatcher(events),
+        new NegatedRequestMatcher(new RequestHeaderRequestMatcher("Upgrade", "websocket"))));
+  }
+
+  private static MediaTypeRequestMatcher mediaType(MediaType type) {
+    MediaTypeRequestMatcher m = new MediaTypeRequestMatcher(type);
+    m.setIgnoredMediaTypes(Collections.singleton(MediaType.ALL));
+    return m;
+  }
+
+  /** Saves the request's URL if it is one worth returning to. */
+  @Override
+  public void saveRequest(HttpServletRequest request, HttpServletResponse response) {
+    if (matcher.matches(request)) {
+      request.getSession().setAttribute(ATTRIBUTE, UrlUtils.buildRequestUrl(request));
+    }
+  }
+
+  /** The saved request, as its URL with the {@code continue} parameter, or {@code null}. */
+  @Override
+  public SavedRequest getRequest(HttpServletRequest request, HttpServletResponse response) {
+    String url = saved(request);
+    if (url == null) {
+      return null;
+    }
+    return new SimpleSavedRequest(url + (url.indexOf('?') < 0 ? "?" : "&") + CONTINUE);
+  }
+
+  /**
+   * Clears the saved URL when this request is the one it leads back to (it carries {@code
+   * continue}); the request itself goes on unchanged, so this answers {@code null}.
+   */
+  @Override
+  public HttpServletRequest getMatchingRequest(HttpServletRequest request, HttpServletResponse response) {
+    String query = request.getQueryString();
+    if (query == null || !List.of(query.split("&")).contains(CONTINUE)) {
+      return null;
+    }
+    String url = saved(request);
+    if (url != null && url.equals(withoutContinue(UrlUtils.buildRequestUrl(request)))) {
+      removeRequest(request, response);
+    }
+    return null;
+  }
+
+  /** Forgets the saved URL. */
+  @Override
+  public void removeRequest(HttpServletRequest request, HttpServletResponse response) {
+    HttpSession session = request.getSession(false);
+    if (session != null && session.getAttribute(ATTRIBUTE) != null) {
+      session.removeAttribute(ATTRIBUTE);
+    }
+  }
+
+  private static String saved(HttpServletRequest request) {
+    HttpSession session = request.getSession(false);
+    Object url = session == null ? null : session.getAttribute(ATTRIBUTE);
+    return url instanceof String ? (String) url : null;
+  }
+
+  private static String withoutContinue(String url) {
+    int q = url.indexOf('?');
+    if (q < 0) {
+      return url;
+    }
+    StringBuilder kept = new StringBuilder();
+    for (String part : url.substring(q + 1).split("&")) {
+      if (!part.equals(CONTINUE)) {
+        kept.append(kept.length() == 0 ? "" : "&").append(part);
+      }
+    }
+    return url.substring(0, q) + (kept.length() == 0 ? "" : "?" + kept);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.sessionless.spring.boot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** The generated configuration metadata (IDE completion) lists every property, each described. */
+class ConfigurationMetadataTest {
+  @Test
+  void generatedMetadataHasEveryPropertyWithADescription() throws Exception {
+    JsonNode metadata;
+    try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      assertNotNull(in, "spring-configuration-metadata.json was not generated");
+      metadata = JsonMapper.builder().build().readTree(in);
+    }
+    Map<String, String> described = new TreeMap<>();
+    for (JsonNode p : metadata.get("properties")) {
+      described.put(p.get("name").asText(), p.path("description").asText(""));
+    }
+    TreeSet<String> expected = new TreeSet<>();
+    walk("sessionless", SessionlessProperties.class, expected);
+    assertEquals(expected, described.keySet());
+    described.forEach((name, text) -> assertFalse(text.isBlank(), name + " has no description"));
+  }
+
+  /** Every bean property, leaves only: nested classes of SessionlessProperties are walked. */
+  private static void walk(String prefix, Class<?> type, TreeSet<String> out) throws Exception {
+    for (PropertyDescriptor d : Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()) {
+      String name = prefix + "." + d.getName().replaceAll("([A-Z])", "-$1").toLowerCase();
+      if (d.getPropertyType().getEnclosingClass() == SessionlessProperties.class) {
+        walk(name, d.getPropertyType(), out);
+      } else {
+        out.add(name);
+      }
+    }
+  }
+}
