@@ -12,7 +12,6 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
 import dev.sessionless.testing.FakeClock;
-import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -36,10 +35,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A stored attribute that no longer fits its class (renamed, changed or unregistered between
  * deploys, or a class never allowed) over real HTTP: never a 500, nothing leaks to the client,
  * and the broken value does not travel on. {@code /d/*} drops it (the default policy), {@code
- * /f/*} starts a fresh session. One subclass per container.
+ * /f/*} starts a fresh session.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class BadAttributeTest {
+class BadAttributeTest {
   static final String ISSUER = "https://test.example";
   static final String AUDIENCE = "bad-attributes";
   static final String SECRET_VALUE = "do-not-log-me";
@@ -49,7 +48,6 @@ abstract class BadAttributeTest {
       .timeToLive(Duration.ofMinutes(30)).clock(clock).build();
   Container container;
 
-  abstract Container start(ServletContainerInitializer setup);
 
   /** Touches the session without reading any attribute. */
   static final class TouchServlet extends HttpServlet {
@@ -65,7 +63,7 @@ abstract class BadAttributeTest {
 
   @BeforeAll
   void startContainer() {
-    container = start((classes, ctx) -> {
+    container = Container.underTest((classes, ctx) -> {
       ctx.addFilter("drop", SessionlessFilter.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
           .clock(clock).cookieName("SD").attributeTypes(Cart.class).build())
           .addMappingForUrlPatterns(null, false, "/d/*");

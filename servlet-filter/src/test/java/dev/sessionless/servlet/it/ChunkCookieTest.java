@@ -7,7 +7,6 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
-import jakarta.servlet.ServletContainerInitializer;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -15,17 +14,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** Chunk cookies beyond the configured limit are all cleared, over real HTTP. One subclass per container. */
+/** Chunk cookies beyond the configured limit are all cleared, over real HTTP. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ChunkCookieTest {
+class ChunkCookieTest {
   final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
   Container container;
 
-  abstract Container start(ServletContainerInitializer setup);
 
   @BeforeAll
   void startContainer() {
-    container = start((classes, ctx) -> {
+    container = Container.underTest((classes, ctx) -> {
       ctx.addFilter("shop", SessionlessFilter.builder().keys(keys).issuer("i").audience("a")
           .cookieName("SHOP").build()).addMappingForUrlPatterns(null, false, "/s/*");
       ctx.addServlet("app", new AppServlet()).addMapping("/s/*");

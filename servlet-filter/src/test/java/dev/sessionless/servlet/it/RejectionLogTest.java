@@ -8,7 +8,6 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
 import dev.sessionless.testing.FakeClock;
-import jakarta.servlet.ServletContainerInitializer;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,21 +19,19 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Rejected tokens reach operators as a summary per minute (counts per reason) on the filter's
- * System.Logger, not only as DEBUG lines, with a fake clock and the recording logger finder. One
- * subclass per container.
+ * System.Logger, not only as DEBUG lines, with a fake clock and the recording logger finder.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RejectionLogTest {
+class RejectionLogTest {
   static final String LOGGER = "dev.sessionless.servlet.SessionlessFilter";
   final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
   final FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
   Container container;
 
-  abstract Container start(ServletContainerInitializer setup);
 
   @BeforeAll
   void startContainer() {
-    container = start((classes, ctx) -> {
+    container = Container.underTest((classes, ctx) -> {
       ctx.addFilter("sessionless", SessionlessFilter.builder().keys(keys).issuer("i").audience("a")
           .clock(clock).cookieName("SR").build()).addMappingForUrlPatterns(null, false, "/s/*");
       ctx.addServlet("app", new AppServlet()).addMapping("/s/*");

@@ -8,7 +8,6 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
-import jakarta.servlet.ServletContainerInitializer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -25,18 +24,17 @@ import org.junit.jupiter.api.TestInstance;
  * When session cookies carry {@code Secure}, over real HTTP with the {@code Host} a browser
  * would send: by default everywhere but plain http to a loopback host (so a TLS-terminating
  * proxy that forwards plain http still gets {@code Secure}), always when forced, and a {@code
- * __Host-} cookie exactly as browsers require it. One subclass per container.
+ * __Host-} cookie exactly as browsers require it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class SecureCookieTest {
+class SecureCookieTest {
   final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
   Container container;
 
-  abstract Container start(ServletContainerInitializer setup);
 
   @BeforeAll
   void startContainer() {
-    container = start((classes, ctx) -> {
+    container = Container.underTest((classes, ctx) -> {
       ctx.addFilter("default", SessionlessFilter.builder().keys(keys).issuer("i").audience("a")
           .cookieName("SD").build()).addMappingForUrlPatterns(null, false, "/d/*");
       ctx.addFilter("always", SessionlessFilter.builder().keys(keys).issuer("i").audience("a")

@@ -12,7 +12,6 @@ import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
 import dev.sessionless.testing.FakeClock;
 import jakarta.servlet.DispatcherType;
-import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -33,10 +32,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A failure on the server's side while reading a token (a broken deploy: the key source
  * throws) is a server error, not a rejection: 500 through the container's error page, no stack
  * trace to the client, the user's cookie kept (nothing lost once it is fixed), no fresh session
- * slipped in, and one ERROR per cause, not one per request. One subclass per container.
+ * slipped in, and one ERROR per cause, not one per request.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ServerFailureTest {
+class ServerFailureTest {
   static final String ISSUER = "https://test.example";
   static final String AUDIENCE = "failures";
   final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
@@ -45,7 +44,6 @@ abstract class ServerFailureTest {
   volatile Supplier<RuntimeException> broken;
   Container container;
 
-  abstract Container start(ServletContainerInitializer setup);
 
   /** An application that catches the failure and then tries to start a session of its own. */
   static final class RecoverServlet extends HttpServlet {
@@ -78,7 +76,7 @@ abstract class ServerFailureTest {
       }
       return keys;
     };
-    container = start((classes, ctx) -> {
+    container = Container.underTest((classes, ctx) -> {
       var f = ctx.addFilter("sessionless", SessionlessFilter.builder().keys(source).issuer(ISSUER)
           .audience(AUDIENCE).clock(clock).cookieName("SX").build());
       f.setAsyncSupported(true);

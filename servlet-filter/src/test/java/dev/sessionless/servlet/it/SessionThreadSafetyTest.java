@@ -8,7 +8,6 @@ import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
-import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -27,16 +26,14 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * An async application using one session from two threads at once (Servlet 6.0, 7.7.1: session
- * objects must be thread-safe), with real threads and a bounded loop, over real HTTP. One
- * subclass per container.
+ * objects must be thread-safe), with real threads and a bounded loop, over real HTTP.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class SessionThreadSafetyTest {
+class SessionThreadSafetyTest {
   static final int ROUNDS = 3000;
   final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
   Container container;
 
-  abstract Container start(ServletContainerInitializer setup);
 
   /** Starts async work on two threads that set, read, list and remove attributes of one session. */
   static final class TwoThreadsServlet extends HttpServlet {
@@ -91,7 +88,7 @@ abstract class SessionThreadSafetyTest {
 
   @BeforeAll
   void startContainer() {
-    container = start((classes, ctx) -> {
+    container = Container.underTest((classes, ctx) -> {
       var f = ctx.addFilter("sessionless", SessionlessFilter.builder().keys(keys).issuer("i").audience("a")
           .cookieName("ST").build());
       f.setAsyncSupported(true);
