@@ -72,12 +72,16 @@ final class FilterSettings {
     Clock c = b.clock == null ? Clock.systemUTC() : b.clock;
     ObjectMapper m = b.mapper == null ? JsonMapper.builder().build() : b.mapper;
     Duration inactive = b.maxInactive == null ? Duration.ofMinutes(30) : b.maxInactive;
-    if (inactive.getSeconds() < 1 || inactive.getSeconds() > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("maxInactiveInterval must be at least one second, got " + inactive);
+    // Every token the filter writes lives at most the absolute lifetime, so bounding that by the
+    // codec's own limit means no write can ask for a lifetime the codec refuses (a 500 mid-request).
+    if (inactive.getSeconds() < 1 || inactive.compareTo(TokenCodec.MAX_TIME_TO_LIVE) > 0) {
+      throw new IllegalArgumentException("maxInactiveInterval must be from one second to "
+          + TokenCodec.MAX_TIME_TO_LIVE.toDays() + " days, got " + inactive);
     }
     Duration absolute = b.absoluteLifetime == null ? Duration.ofHours(12) : b.absoluteLifetime;
-    if (absolute.getSeconds() < 1) {
-      throw new IllegalArgumentException("absoluteLifetime must be at least one second, got " + absolute);
+    if (absolute.getSeconds() < 1 || absolute.compareTo(TokenCodec.MAX_TIME_TO_LIVE) > 0) {
+      throw new IllegalArgumentException("absoluteLifetime must be from one second to "
+          + TokenCodec.MAX_TIME_TO_LIVE.toDays() + " days, got " + absolute);
     }
     double fraction = b.renewalFraction == null ? 0.5 : b.renewalFraction;
     if (!(fraction > 0 && fraction <= 1)) {

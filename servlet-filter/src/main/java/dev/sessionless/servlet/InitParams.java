@@ -1,13 +1,13 @@
 package dev.sessionless.servlet;
 
 import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.keyring.Keyring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.function.Function;
 
 /**
@@ -180,12 +180,10 @@ final class InitParams {
     } else if (kekEnv != null || kekFile != null) {
       String text = kekEnv != null ? required(env.apply(kekEnv), "environment variable " + kekEnv + " (keys.kek-env)")
           : secretFile(kekFile, "keys.kek-file");
-      byte[] kek;
-      try {
-        kek = Base64.getUrlDecoder().decode(text.trim());
-      } catch (IllegalArgumentException e) {
+      byte[] kek = Base64Url.decodeOptionallyPadded(text.trim());
+      if (kek == null) {
         throw new IllegalArgumentException((kekEnv != null ? "keys.kek-env" : "keys.kek-file")
-            + " must hold a base64url key-encryption key of 32 bytes");
+            + " must hold a canonical base64url key-encryption key of 32 bytes");
       }
       try {
         k.encryptedJwksFile(path, kek);

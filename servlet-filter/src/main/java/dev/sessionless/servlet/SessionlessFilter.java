@@ -64,7 +64,7 @@ import java.util.Set;
  * rejections at DEBUG per request and as a WARNING summary per reason once a minute; failures on
  * this side at ERROR once per cause, then counted.
  *
- * <p>Thread-safe once initialised. Spec: Jakarta Servlet 6.0, RFC 6265 (cookies).
+ * <p>Thread-safe once initialised. Spec: Jakarta Servlet 6.0 and 6.1, RFC 6265 (cookies).
  */
 public final class SessionlessFilter implements Filter {
   /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,23 @@ class BuilderTest {
     assertThrows(IllegalArgumentException.class, () -> valid().cookieSameSite("Loose").build());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> valid().cookieName("a b").build());
     assertTrue(e.getMessage().contains("cookieName"), e.getMessage());
+  }
+
+  /**
+   * A session's token lives at most its absolute lifetime; beyond the codec's 400-day limit a
+   * write (after {@code setMaxInactiveInterval} with a large value) would ask the codec for a
+   * lifetime it refuses, mid-request. So the filter refuses such a lifetime when it is built.
+   */
+  @Test
+  void lifetimesBeyondTheCodecsLimitAreRefusedAtBuildNotMidRequest() {
+    Duration tooLong = TokenCodec.MAX_TIME_TO_LIVE.plusDays(1);
+    IllegalArgumentException absolute = assertThrows(IllegalArgumentException.class,
+        () -> valid().absoluteLifetime(tooLong).build());
+    assertTrue(absolute.getMessage().contains("absoluteLifetime"), absolute.getMessage());
+    IllegalArgumentException inactive = assertThrows(IllegalArgumentException.class,
+        () -> valid().maxInactiveInterval(tooLong).build());
+    assertTrue(inactive.getMessage().contains("maxInactiveInterval"), inactive.getMessage());
+    valid().absoluteLifetime(TokenCodec.MAX_TIME_TO_LIVE).maxInactiveInterval(TokenCodec.MAX_TIME_TO_LIVE).build();
   }
 
   @Test

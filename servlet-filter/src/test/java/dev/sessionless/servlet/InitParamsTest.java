@@ -107,6 +107,29 @@ class InitParamsTest {
   }
 
   @Test
+  void keyEncryptionKeyMustBeCanonicalBase64urlPaddedOrNot(@TempDir Path dir) throws Exception {
+    byte[] kek = new byte[EncryptedJwks.KEK_BYTES];
+    new SecureRandom().nextBytes(kek);
+    Path file = dir.resolve("keys.jwe");
+    Files.writeString(file, EncryptedJwks.encrypt(KeySet.of(TokenKey.generate("kek", Algorithm.HS256)), kek));
+    String padded = Base64.getUrlEncoder().encodeToString(kek);
+    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.kek-env", "K"), Map.of("K", padded))) {
+      assertEquals("kek", k.current().keys().get(0).kid(), "the padding tools add is accepted");
+    }
+    // Standard base64 ('+', '/') and text with stray bits are other spellings: refused, not guessed at.
+    String standard = Base64.getEncoder().withoutPadding().encodeToString(kek);
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    String bare = Base64.getUrlEncoder().withoutPadding().encodeToString(kek);
+    char last = bare.charAt(bare.length() - 1);
+    String strayBits = bare.substring(0, bare.length() - 1) + alphabet.charAt(alphabet.indexOf(last) | 1);
+    for (String bad : new String[] {standard.equals(bare) ? bare + "+" : standard, strayBits}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> applied(Map.of("keys.file", file.toString(), "keys.kek-env", "K"), Map.of("K", bad)));
+      assertTrue(e.getMessage().contains("keys.kek-env"), e.getMessage());
+    }
+  }
+
+  @Test
   void plainKeyFileIsRefusedWhenASecretIsConfiguredForIt(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("keys.jwks");
     Files.writeString(file, KeySet.of(TokenKey.generate("p", Algorithm.HS256)).toJwksWithSecrets());
