@@ -27,7 +27,11 @@ import java.util.List;
 import java.util.Map;
 import org.apache.catalina.Context;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.ErrorReportValve;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -109,7 +113,16 @@ public final class ClusterDemo {
 
   static Node jetty(String name, Path jwks) throws Exception {
     Server server = new Server();
-    ServerConnector connector = new ServerConnector(server);
+    // Quiet error pages (servlet-filter README): a request Jetty refuses itself names no server
+    // version and shows no stack trace or exception message.
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    ErrorHandler quietErrors = new ErrorHandler();
+    quietErrors.setShowStacks(false);
+    quietErrors.setShowCauses(false);
+    quietErrors.setShowMessageInTitle(false);
+    server.setErrorHandler(quietErrors);
+    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     server.addConnector(connector);
@@ -137,6 +150,11 @@ public final class ClusterDemo {
     tomcat.setBaseDir(base.toString());
     tomcat.setPort(0);
     tomcat.getConnector().setProperty("address", "127.0.0.1");
+    // Quiet error pages (servlet-filter README): no report, no "Apache Tomcat/x.y" on Tomcat's own pages.
+    ErrorReportValve quietErrors = new ErrorReportValve();
+    quietErrors.setShowReport(false);
+    quietErrors.setShowServerInfo(false);
+    tomcat.getHost().getPipeline().addValve(quietErrors);
     Context context = tomcat.addContext("", base.toString());
     context.addServletContainerInitializer(app(name, jwks), null);
     tomcat.start();
