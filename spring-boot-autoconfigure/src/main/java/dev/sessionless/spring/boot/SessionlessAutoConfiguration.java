@@ -96,14 +96,13 @@ public class SessionlessAutoConfiguration {
       first(cookie.getPath(), server.cookie("path").orElse(null), b::cookiePath);
       first(cookie.getSameSite(), server.cookie("same-site").orElse(null), b::cookieSameSite);
       first(cookie.getMaxAge(), server.cookieMaxAge().orElse(null), b::cookieMaxAge);
+      first(cookie.getSecure(), server.cookieSecure().orElse(null), b::cookieSecure);
       if (cookie.getMaxChunks() != null) {
         b.maxCookieChunks(cookie.getMaxChunks());
       }
     }
     b.attributeTypes(properties.getAttributeTypes().toArray(new Class<?>[0]));
-    // Not yet wired: forcing Secure, the __Host- prefix and the bad-attribute policy, which
-    // the filter's builder does not offer yet; server.servlet.session.cookie.secure is
-    // therefore reported as not honoured.
+    b.onBadAttribute(properties.getOnBadAttribute());
     customizers.orderedStream().forEach(c -> c.customize(b));
     return b.build();
   }

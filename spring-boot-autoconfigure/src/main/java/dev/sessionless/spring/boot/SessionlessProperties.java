@@ -1,5 +1,6 @@
 package dev.sessionless.spring.boot;
 
+import dev.sessionless.servlet.SessionlessFilter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,6 +72,13 @@ public class SessionlessProperties {
    * string-keyed maps of those).
    */
   private List<Class<?>> attributeTypes = new ArrayList<>();
+
+  /**
+   * What to do with a stored attribute that no longer reads back as its recorded class (renamed
+   * or no longer registered between deploys): DROP leaves that attribute out, NEW_SESSION starts
+   * a fresh session. Either way the request goes on.
+   */
+  private SessionlessFilter.BadAttribute onBadAttribute = SessionlessFilter.BadAttribute.DROP;
 
   /** The servlet filter registration. */
   private final Filter filter = new Filter();
@@ -156,6 +164,14 @@ public class SessionlessProperties {
 
   public void setAttributeTypes(List<Class<?>> attributeTypes) {
     this.attributeTypes = attributeTypes;
+  }
+
+  public SessionlessFilter.BadAttribute getOnBadAttribute() {
+    return onBadAttribute;
+  }
+
+  public void setOnBadAttribute(SessionlessFilter.BadAttribute onBadAttribute) {
+    this.onBadAttribute = onBadAttribute;
   }
 
   public Filter getFilter() {
@@ -335,6 +351,21 @@ public class SessionlessProperties {
 
     /** How many cookies a token may be split across, 1 to 16 (default 4). */
     private Integer maxChunks;
+
+    /**
+     * Whether cookies carry Secure: true always; false only on requests the container sees as
+     * secure. Unset: always, except plain http to a loopback host. A __Host- or __Secure- name,
+     * or SameSite=None, means always.
+     */
+    private Boolean secure;
+
+    public Boolean getSecure() {
+      return secure;
+    }
+
+    public void setSecure(Boolean secure) {
+      this.secure = secure;
+    }
 
     public String getName() {
       return name;

@@ -81,16 +81,30 @@ class StartupTest {
   void bootsOwnSessionSettingsApplyAndThoseThatCannotAreNamedInAWarning(CapturedOutput output) throws Exception {
     try (Instance app = Instance.start(PlainApp.class, keyFile(), "server.servlet.session.timeout=7m",
         "server.servlet.session.cookie.name=SHOP", "server.servlet.session.cookie.secure=true",
-        "server.servlet.session.tracking-modes=url")) {
+        "server.servlet.session.cookie.partitioned=true", "server.servlet.session.tracking-modes=url")) {
       Browser browser = new Browser();
       HttpResponse<String> r = browser.get(app.uri("/count"));
       assertEquals("1:420", r.body(), "server.servlet.session.timeout is the max-inactive interval");
-      assertTrue(browser.cookie("SHOP").isPresent(), "server.servlet.session.cookie.name names the cookie");
+      String setCookie = r.headers().firstValue("Set-Cookie").orElseThrow();
+      assertTrue(setCookie.startsWith("SHOP="), "server.servlet.session.cookie.name names the cookie");
+      assertTrue(setCookie.contains("Secure"), "server.servlet.session.cookie.secure=true: Secure even over"
+          + " plain http to loopback: " + setCookie.replaceAll("=[^;]*", "=…"));
     }
     String log = output.toString();
-    assertTrue(log.contains("server.servlet.session.cookie.secure is set but does not apply"), log);
+    assertTrue(log.contains("server.servlet.session.cookie.partitioned is set but does not apply"), log);
+    assertFalse(log.contains("server.servlet.session.cookie.secure is set but"), log);
     assertTrue(log.contains("server.servlet.session.tracking-modes is set but does not apply"), log);
     assertFalse(log.contains("server.servlet.session.timeout is set but"), log);
+  }
+
+  @Test
+  void aHostPrefixedCookieIsSecureWithPathSlashAndNoDomain() throws Exception {
+    try (Instance app = Instance.start(PlainApp.class, keyFile(), "sessionless.cookie.name=__Host-shop")) {
+      String setCookie = new Browser().get(app.uri("/count")).headers().firstValue("Set-Cookie").orElseThrow();
+      assertTrue(setCookie.startsWith("__Host-shop="), setCookie.replaceAll("=[^;]*", "=…"));
+      assertTrue(setCookie.contains("Secure") && setCookie.contains("Path=/") && !setCookie.contains("Domain"),
+          setCookie.replaceAll("=[^;]*", "=…"));
+    }
   }
 
   @Test

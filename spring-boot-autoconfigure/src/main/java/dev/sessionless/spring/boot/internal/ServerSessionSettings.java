@@ -20,7 +20,7 @@ public final class ServerSessionSettings {
   private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("server.servlet.session");
   /** What maps, by property name (relative to {@code server.servlet.session}). */
   private static final Set<String> MAPPED = Set.of("timeout", "cookie.name", "cookie.domain",
-      "cookie.path", "cookie.max-age", "cookie.same-site", "cookie.http-only");
+      "cookie.path", "cookie.max-age", "cookie.same-site", "cookie.http-only", "cookie.secure");
 
   private final Binder binder;
   private final List<String> unmapped;
@@ -66,9 +66,15 @@ public final class ServerSessionSettings {
         .orElse(Optional.empty());
   }
 
+  /** {@code server.servlet.session.cookie.secure}, if set. */
+  public Optional<Boolean> cookieSecure() {
+    return binder.bind("server.servlet.session.cookie.secure", Boolean.class).map(Optional::of)
+        .orElse(Optional.empty());
+  }
+
   /**
    * The {@code server.servlet.session.*} properties set that token sessions do not honour
-   * (tracking modes, persistence, store directory, Secure, Partitioned, HttpOnly=false), sorted.
+   * (tracking modes, persistence, store directory, Partitioned, HttpOnly=false), sorted.
    */
   public List<String> unmapped() {
     return unmapped;
