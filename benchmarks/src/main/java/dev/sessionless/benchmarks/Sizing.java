@@ -93,6 +93,7 @@ public final class Sizing {
     int cookie = cookieName.length() + 1 + token; // Cookie: name=token
     int setCookie = cookie + "; Path=/; Secure; HttpOnly; SameSite=Lax".length();
     int header = "Authorization: Bearer ".length() + token;
+    int cookieLine = "Cookie: ".length() + cookie; // the request header line the servers buffer
     out.printf(Locale.ROOT, "Sessionless sizing: %s, %s%n", session.getFileName(), sample.codec.algorithm());
     out.printf(Locale.ROOT, "state              %d attributes, %d bytes of JSON%n",
         sample.claims.state().size(), stateBytes);
@@ -103,13 +104,13 @@ public final class Sizing {
     out.println("limits:");
     limit(out, "browser cookie, name=value (RFC 6265: at least 4096)", cookie, BROWSER_COOKIE,
         "split into " + chunks(token, BROWSER_COOKIE - cookieName.length() - 3) + " cookies");
-    limit(out, "nginx client_header_buffer_size 1k (then large buffers)", cookie, NGINX_HEADER_BUFFER,
+    limit(out, "nginx client_header_buffer_size 1k, Cookie line (then large buffers)", cookieLine, NGINX_HEADER_BUFFER,
         "served from large_client_header_buffers");
-    limit(out, "nginx large_client_header_buffers 4k", cookie, NGINX_LARGE_HEADER_BUFFER_SMALL,
+    limit(out, "nginx large_client_header_buffers 4k, Cookie line", cookieLine, NGINX_LARGE_HEADER_BUFFER_SMALL,
         "rejected (400) unless chunked or the buffer raised");
-    limit(out, "nginx large_client_header_buffers 8k (default)", cookie, NGINX_LARGE_HEADER_BUFFER,
+    limit(out, "nginx large_client_header_buffers 8k (default), Cookie line", cookieLine, NGINX_LARGE_HEADER_BUFFER,
         "rejected (400) unless chunked or the buffer raised");
-    limit(out, "Tomcat maxHttpHeaderSize / Jetty requestHeaderSize 8 KiB (all headers)", cookie,
+    limit(out, "Tomcat maxHttpHeaderSize / Jetty requestHeaderSize 8 KiB (all headers; this one alone)", cookieLine,
         TOMCAT_JETTY_HEADERS, "rejected (400/431) unless the limit is raised");
 
     Map<String, Double> us = measure(session, alg, mode);
