@@ -14,6 +14,7 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * The sizing command: what one session costs in bytes on the wire and CPU on this machine.
@@ -94,7 +95,8 @@ public final class Sizing {
     int setCookie = cookie + "; Path=/; Secure; HttpOnly; SameSite=Lax".length();
     int header = "Authorization: Bearer ".length() + token;
     int cookieLine = "Cookie: ".length() + cookie; // the request header line the servers buffer
-    out.printf(Locale.ROOT, "Sessionless sizing: %s, %s%n", session.getFileName(), sample.codec.algorithm());
+    out.printf(Locale.ROOT, "Sessionless sizing: %s, %s%n", session.getFileName(),
+        alg.equalsIgnoreCase("dir+zip") ? "dir/A256GCM with zip DEF" : sample.codec.algorithm());
     out.printf(Locale.ROOT, "state              %d attributes, %d bytes of JSON%n",
         sample.claims.state().size(), stateBytes);
     out.printf(Locale.ROOT, "token              %d bytes%n", token);
@@ -113,13 +115,16 @@ public final class Sizing {
     limit(out, "Tomcat maxHttpHeaderSize / Jetty requestHeaderSize 8 KiB (all headers; this one alone)", cookieLine,
         TOMCAT_JETTY_HEADERS, "rejected (400/431) unless the limit is raised");
 
-    Map<String, Double> us = measure(session, alg, mode);
+    err.println("measuring with JMH (" + how(mode) + "); JMH's own output is silenced");
+    Map<String, double[]> us = measure(session, alg, mode);
     out.printf(Locale.ROOT, "CPU per operation  (%s)%n", how(mode));
-    for (Map.Entry<String, Double> e : us.entrySet()) {
-      out.printf(Locale.ROOT, "  %-12s %10.3f us%n", e.getKey(), e.getValue());
+    for (Map.Entry<String, double[]> e : us.entrySet()) {
+      double error = e.getValue()[1];
+      out.printf(Locale.ROOT, "  %-12s %10.3f us%s%n", e.getKey(), e.getValue()[0],
+          Double.isNaN(error) ? "" : String.format(Locale.ROOT, " ± %.3f (99.9%%)", error));
     }
-    double read = us.get("decodeRead");
-    double write = us.get("encode");
+    double read = us.get("decodeRead")[0];
+    double write = us.get("encode")[0];
     out.printf(Locale.ROOT, "at %.0f requests/s %.3f cores reading the session on every request, %.3f cores if every request also writes it%n",
         rate, rate * read / 1e6, rate * (read + write) / 1e6);
     if (mode.equals("smoke")) {
@@ -145,12 +150,14 @@ public final class Sizing {
     };
   }
 
-  private static Map<String, Double> measure(Path session, String alg, String mode) throws RunnerException {
+  /** Score and error (µs/op) of decode, decodeRead and encode, in that order. */
+  private static Map<String, double[]> measure(Path session, String alg, String mode) throws RunnerException {
     ChainedOptionsBuilder o = new OptionsBuilder()
         .include(SizingBenchmark.class.getName() + "\\.")
         .param("session", session.toAbsolutePath().toString())
         .param("alg", alg)
         .timeUnit(TimeUnit.MICROSECONDS)
+        .verbosity(VerboseMode.SILENT)
         .shouldFailOnError(true);
     o = switch (mode) {
       case "smoke" -> o.forks(0).warmupIterations(0).measurementIterations(1)
@@ -161,11 +168,11 @@ public final class Sizing {
           .measurementIterations(5).measurementTime(TimeValue.seconds(1));
     };
     Collection<RunResult> results = new Runner(o.build()).run();
-    Map<String, Double> us = new LinkedHashMap<>();
+    Map<String, double[]> us = new LinkedHashMap<>();
     for (String op : new String[] {"decode", "decodeRead", "encode"}) {
       for (RunResult r : results) {
         if (r.getParams().getBenchmark().endsWith("." + op)) {
-          us.put(op, r.getPrimaryResult().getScore());
+          us.put(op, new double[] {r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError()});
         }
       }
       if (!us.containsKey(op)) {
