@@ -7,7 +7,8 @@
 #
 # Environment:
 #   JAVA_HOME   the JDK to run on (default: java on the PATH); Maven builds with it too (release 17)
-#   RESULTS     the JSON file to write (default: benchmarks/results-jdk<feature version>.json)
+#   RESULTS     the JSON file to write (default: a new file, never an existing one:
+#               benchmarks/results/<date>-jdk<feature>-<commit>[-subset].json)
 #   JMH_OPTS    JMH options (default: -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc)
 #   SKIP_BUILD  set to 1 to reuse benchmarks/target/benchmarks.jar as it is
 set -euo pipefail
@@ -72,8 +73,10 @@ JAVA="java"
 if [[ -n "${JAVA_HOME:-}" ]]; then
   JAVA="$JAVA_HOME/bin/java"
 fi
-FEATURE=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
-RESULTS="${RESULTS:-benchmarks/results-jdk${FEATURE}.json}"
+source benchmarks/results-name.sh
+if [[ -z "${RESULTS:-}" ]]; then
+  RESULTS=$(results_name "$JAVA" "$([[ $# -gt 0 ]] && echo subset)")
+fi
 read -r -a OPTS <<< "${JMH_OPTS:--f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc}"
 
 if [[ "${SKIP_BUILD:-0}" != "1" ]]; then

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The sizing matrix (Matrix*Benchmark: operation x algorithm x state size, the peers beside
+# Sessionless), then latest.md and the charts.
+#
+#   benchmarks/size-matrix.sh --smoke   # every cell once, in-process, ~1-2 min; no figures:
+#                                       #   writes benchmarks/target/smoke/ only
+#   benchmarks/size-matrix.sh --quick   # 1 fork, 1 x 0.5 s warm-up, 2 x 0.5 s, 64 B and 4 KiB
+#                                       #   states, -prof gc: a few minutes on 2 cores
+#   benchmarks/size-matrix.sh --full    # 1 fork, 3 x 1 s warm-up, 5 x 1 s, every size, -prof gc:
+#                                       #   about 35 minutes on 2 cores
+#   benchmarks/size-matrix.sh --quick -p stateBytes=256   # anything after the mode goes to JMH
+#
+# --quick and --full write benchmarks/results/<date>-jdk<N>-<commit>-matrix-<mode>.json (never
+# an existing file) and regenerate benchmarks/results/latest.md and its PNG charts from it.
+# Environment: JAVA_HOME (the JDK to run on), SKIP_BUILD=1 (reuse benchmarks/target/benchmarks.jar).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source benchmarks/results-name.sh
+
+MODE="${1:---quick}"
+shift || true
+case "$MODE" in
+  --smoke) OPTS=(-f 0 -wi 0 -i 1 -r 10ms -foe true) ;;
+  --quick) OPTS=(-f 1 -wi 1 -w 500ms -i 2 -r 500ms -p stateBytes=64,4096 -prof gc -foe true) ;;
+  --full)  OPTS=(-f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -foe true) ;;
+  *) echo "usage: size-matrix.sh --smoke|--quick|--full [JMH options]" >&2; exit 2 ;;
+esac
+
+JAVA="java"
+if [[ -n "${JAVA_HOME:-}" ]]; then JAVA="$JAVA_HOME/bin/java"; fi
+if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
+  mvn -B -ntp -q -pl benchmarks -am package -DskipTests
+fi
+
+if [[ "$MODE" == "--smoke" ]]; then
+  OUT=benchmarks/target/smoke
+  mkdir -p "$OUT"
+  RESULTS="$OUT/matrix-smoke.json"
+else
+  OUT=benchmarks/results
+  RESULTS=$(results_name "$JAVA" "matrix-${MODE#--}")
+fi
+
+echo "Running the matrix ($MODE) on $("$JAVA" -version 2>&1 | head -1); results in $RESULTS" >&2
+"$JAVA" -jar benchmarks/target/benchmarks.jar 'Matrix.*Benchmark' "${OPTS[@]}" "$@" -rf json -rff "$RESULTS"
+"$JAVA" -cp benchmarks/target/benchmarks.jar dev.sessionless.benchmarks.MatrixReport "$RESULTS" "$OUT"
