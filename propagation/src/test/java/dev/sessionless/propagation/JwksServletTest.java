@@ -20,36 +20,24 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicReference;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The JWKS endpoint in a real Jetty 12 (ee10) over real HTTP on loopback. */
 class JwksServletTest {
   static final HttpClient HTTP = HttpClient.newHttpClient();
-  private Server server;
+  private LoopbackJetty server;
 
   /** Serves {@code servlet} at /jwks.json on a free loopback port; returns its URL. */
   URI serve(JwksServlet servlet) throws Exception {
-    server = new Server();
-    ServerConnector connector = new ServerConnector(server);
-    connector.setHost("127.0.0.1");
-    connector.setPort(0);
-    server.addConnector(connector);
-    ServletContextHandler context = new ServletContextHandler();
-    context.addServlet(new ServletHolder(servlet), "/jwks.json");
-    server.setHandler(context);
-    server.start();
-    return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/jwks.json");
+    server = new LoopbackJetty(servlet);
+    return server.uri;
   }
 
   @AfterEach
   void stop() throws Exception {
     if (server != null) {
-      server.stop();
+      server.close();
     }
   }
 
