@@ -27,8 +27,10 @@ public final class Claims {
   private final Instant notBefore;
   private final Duration timeToLive;
   private final Map<String, Object> state;
+  private final Map<String, Object> claims;
 
   private Claims(Builder b) {
+    this.claims = Collections.unmodifiableMap(new LinkedHashMap<>(b.claims));
     this.sessionId = b.sessionId;
     this.subject = b.subject;
     this.notBefore = b.notBefore;
@@ -69,6 +71,7 @@ public final class Claims {
     b.notBefore = notBefore;
     b.timeToLive = timeToLive;
     b.state.putAll(state);
+    b.claims.putAll(claims);
     return b;
   }
 
@@ -97,10 +100,16 @@ public final class Claims {
     return state;
   }
 
+  /** The other claims (besides the registered ones and the state) by name, in insertion order; unmodifiable. */
+  public Map<String, Object> claims() {
+    return claims;
+  }
+
   /** Names and counts only; never values. */
   @Override
   public String toString() {
-    return "Claims[subject=" + (subject == null ? "-" : "present") + ", state=" + state.keySet() + "]";
+    return "Claims[subject=" + (subject == null ? "-" : "present") + ", state=" + state.keySet()
+        + (claims.isEmpty() ? "" : ", claims=" + claims.keySet()) + "]";
   }
 
   /** Builds {@link Claims}. Not thread-safe. */
@@ -110,6 +119,7 @@ public final class Claims {
     private Instant notBefore;
     private Duration timeToLive;
     private final Map<String, Object> state = new LinkedHashMap<>();
+    private final Map<String, Object> claims = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -191,6 +201,37 @@ public final class Claims {
         throw new IllegalArgumentException("a state name must be 1 to 256 characters");
       }
       state.put(name, value);
+      return this;
+    }
+
+    /**
+     * Sets another claim of the token beside the state, e.g. {@code sid} or RFC 8693's {@code
+     * act}; replaces one of the same name. For claims other services read; application data
+     * belongs in the state ({@link #put}).
+     *
+     * @param name 1 to 256 characters; never a registered claim the codec writes itself ({@code
+     *     iss sub aud exp nbf iat jti}) nor the state claim {@code st}
+     * @param value any value the codec's ObjectMapper can write; not {@code null} (use {@link #removeClaim})
+     * @throws IllegalArgumentException if the name is reserved or of the wrong length
+     */
+    public Builder claim(String name, Object value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, () -> "value of claim '" + name + "' (use removeClaim() to drop it)");
+      if (name.isEmpty() || name.length() > 256) {
+        throw new IllegalArgumentException("a claim name must be 1 to 256 characters");
+      }
+      if (ClaimRules.isReserved(name)) {
+        throw new IllegalArgumentException("'" + name + "' is a claim the codec writes itself (iss, sub, aud, exp, "
+            + "nbf, iat, jti) or the state claim (st): use subject(), notBefore(), put() and the codec's "
+            + "options instead, or choose another name");
+      }
+      claims.put(name, value);
+      return this;
+    }
+
+    /** Removes another claim, if present. */
+    public Builder removeClaim(String name) {
+      claims.remove(name);
       return this;
     }
 

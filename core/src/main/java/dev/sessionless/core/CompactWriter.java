@@ -30,9 +30,14 @@ final class CompactWriter {
   private final int maxTokenLength;
   private final boolean compress;
   private final ObjectMapper mapper;
+  private final String tokenType;
+  /** The last key and its typed header ({@code tokenType} set): keys change rarely. */
+  private volatile Object[] typedHeader;
 
-  CompactWriter(String issuer, String audience, int maxTokenLength, boolean compress, ObjectMapper mapper) {
+  CompactWriter(String issuer, String audience, String tokenType, int maxTokenLength, boolean compress,
+      ObjectMapper mapper) {
     this.issuer = issuer;
+    this.tokenType = tokenType;
     this.audience = audience;
     this.maxTokenLength = maxTokenLength;
     this.compress = compress;
@@ -74,26 +79,47 @@ final class CompactWriter {
         g.writeObjectFieldStart(ClaimRules.STATE_CLAIM);
         for (Map.Entry<String, Object> e : state.entrySet()) {
           g.writeFieldName(e.getKey());
-          Object v = e.getValue();
-          if (v instanceof RawJson) {
-            g.writeRawValue(((RawJson) v).json());
-          } else {
-            try {
-              mapper.writeValue(g, v);
-            } catch (IOException | RuntimeException ex) {
-              throw new TokenException(Reason.STATE_MAPPING,
-                  "state value '" + e.getKey() + "' of type " + v.getClass().getName()
-                      + " cannot be written as JSON: make it a record, bean, map or list Jackson can write",
-                  ex);
-            }
-          }
+          writeValue(g, "state value", e.getKey(), e.getValue());
         }
         g.writeEndObject();
+      }
+      for (Map.Entry<String, Object> e : claims.claims().entrySet()) {
+        g.writeFieldName(e.getKey());
+        writeValue(g, "claim", e.getKey(), e.getValue());
       }
       g.writeEndObject();
     } catch (IOException e) {
       throw new IllegalStateException("writing a payload to memory failed", e);
     }
+  }
+
+  private void writeValue(JsonGenerator g, String what, String name, Object v) throws IOException {
+    if (v instanceof RawJson) {
+      g.writeRawValue(((RawJson) v).json());
+      return;
+    }
+    try {
+      mapper.writeValue(g, v);
+    } catch (IOException | RuntimeException ex) {
+      throw new TokenException(Reason.STATE_MAPPING,
+          what + " '" + name + "' of type " + v.getClass().getName()
+              + " cannot be written as JSON: make it a record, bean, map or list Jackson can write",
+          ex);
+    }
+  }
+
+  /** The header this writer puts on tokens of {@code key}: the key's own, or with the codec's typ. */
+  private byte[] header(TokenKey key, boolean zip) {
+    if (tokenType == null) {
+      return key.header(zip);
+    }
+    Object[] last = typedHeader;
+    if (last != null && last[0] == key && last[1] == Boolean.valueOf(zip)) {
+      return (byte[]) last[2];
+    }
+    byte[] h = key.header(zip, tokenType);
+    typedHeader = new Object[] {key, zip, h};
+    return h;
   }
 
   /** 128 random bits, base64url: a new session id. */
@@ -104,7 +130,7 @@ final class CompactWriter {
   }
 
   private byte[] sign(TokenKey key, byte[] payload, int len, Scratch scratch) {
-    byte[] header = key.header(false);
+    byte[] header = header(key, false);
     KeyEngine engine = key.engine();
     int total = header.length + 1 + Base64Url.encodedLength(len) + 1
         + Base64Url.encodedLength(engine.signatureLength());
@@ -128,7 +154,7 @@ final class CompactWriter {
       plain = Deflate.deflate(payload, len);
       plainLen = plain.length;
     }
-    byte[] header = key.header(compress);
+    byte[] header = header(key, compress);
     int ctLen = plainLen + AesGcmEngine.TAG_BYTES;
     int total = header.length + 2 + Base64Url.encodedLength(AesGcmEngine.IV_BYTES) + 1
         + Base64Url.encodedLength(plainLen) + 1 + Base64Url.encodedLength(AesGcmEngine.TAG_BYTES);

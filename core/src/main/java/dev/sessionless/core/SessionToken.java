@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -26,6 +27,9 @@ import java.util.Set;
  */
 public final class SessionToken {
   private final String keyId;
+  private final String issuer;
+  private final String audience;
+  private final Map<String, String> others;
   private final Algorithm algorithm;
   private final String id;
   private final String subject;
@@ -41,12 +45,15 @@ public final class SessionToken {
   SessionToken(
       TokenKey key,
       KeySet keySet,
+      String issuer,
+      String audience,
       String id,
       String subject,
       long issuedAt,
       long expiresAt,
       long notBefore,
       byte[] state,
+      Map<String, String> others,
       ObjectMapper mapper) {
     this.key = key;
     this.keySet = keySet;
@@ -58,12 +65,68 @@ public final class SessionToken {
     this.expiresAt = expiresAt;
     this.notBefore = notBefore;
     this.state = state;
+    this.issuer = issuer;
+    this.audience = audience;
+    this.others = others == null ? Map.of() : Collections.unmodifiableMap(others);
     this.mapper = mapper;
   }
 
   /** The session id ({@code jti}). */
   public String id() {
     return id;
+  }
+
+  /** The issuer ({@code iss}): the one the codec requires, which the token matched exactly. */
+  public String issuer() {
+    return issuer;
+  }
+
+  /**
+   * The audience ({@code aud}) the token was accepted for: the codec's own, which the token's
+   * {@code aud} named (alone, or among others in a list).
+   */
+  public String audience() {
+    return audience;
+  }
+
+  /**
+   * The names of the token's other claims, in token order: every claim besides the registered
+   * ones ({@code iss sub aud exp nbf iat jti}) and the state ({@code st}), such as {@code act}
+   * or {@code sid}. Empty for the codec's session tokens unless their claims added some.
+   */
+  public Set<String> claimNames() {
+    return others.keySet();
+  }
+
+  /**
+   * Another claim's value as the JSON text it arrived in (a string comes with its quotes and
+   * escapes), for any JSON library to read.
+   *
+   * @return the JSON text, or empty if the token has no claim of this name (registered claims
+   *     and {@code st} have their own accessors and are never returned here)
+   */
+  public Optional<String> claimJson(String name) {
+    return Optional.ofNullable(others.get(name));
+  }
+
+  /**
+   * Reads another claim's value as {@code type} through the codec's ObjectMapper: {@code
+   * String.class} for a string claim, {@code Map.class} for an object such as {@code act}.
+   *
+   * @return the value, or empty if the token has no claim of this name (or it is JSON {@code null})
+   * @throws TokenException {@code STATE_MAPPING} if the value cannot be read as {@code type}
+   */
+  public <T> Optional<T> claim(String name, Class<T> type) {
+    String json = others.get(name);
+    if (json == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.ofNullable(mapper.readValue(json, type));
+    } catch (IOException | RuntimeException e) {
+      throw new TokenException(TokenException.Reason.STATE_MAPPING,
+          "claim '" + name + "' cannot be read as " + type.getName() + ": check the type", e);
+    }
   }
 
   /** The subject ({@code sub}), if the token has one. */
@@ -166,8 +229,8 @@ public final class SessionToken {
   }
 
   /**
-   * Content to write a follow-up token: the same session id, subject and state (state values
-   * carried over as their JSON). Change what you need and pass it to {@link
+   * Content to write a follow-up token: the same session id, subject, state and other claims
+   * (values carried over as their JSON). Change what you need and pass it to {@link
    * TokenCodec#encode(Claims)}.
    */
   public Claims.Builder toClaims() {
@@ -178,6 +241,9 @@ public final class SessionToken {
     for (Map.Entry<String, int[]> e : index().spans().entrySet()) {
       int[] s = e.getValue();
       b.put(e.getKey(), new RawJson(new String(state, s[0], s[1] - s[0], StandardCharsets.UTF_8)));
+    }
+    for (Map.Entry<String, String> e : others.entrySet()) {
+      b.claim(e.getKey(), new RawJson(e.getValue()));
     }
     return b;
   }

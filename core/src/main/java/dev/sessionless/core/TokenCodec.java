@@ -59,6 +59,7 @@ public final class TokenCodec {
   private final CompactWriter writer;
   private final Verifier verifier;
   private final VerificationCache cache;
+  private final String tokenType;
 
   private TokenCodec(Builder b) {
     this.keys = b.keys;
@@ -66,15 +67,21 @@ public final class TokenCodec {
     this.ttlSeconds = b.timeToLive.getSeconds();
     this.clock = b.clock;
     this.maxTokenLength = b.maxTokenLength;
-    this.writer = new CompactWriter(b.issuer, b.audience, b.maxTokenLength, b.compress, b.mapper);
-    this.verifier = new Verifier(b.keys, b.accepted, b.issuer, b.audience, b.clockSkew.getSeconds(),
-        b.clock, b.maxTokenLength, b.mapper);
+    this.tokenType = b.tokenType;
+    this.writer = new CompactWriter(b.issuer, b.audience, b.tokenType, b.maxTokenLength, b.compress, b.mapper);
+    this.verifier = new Verifier(b.keys, b.accepted, b.issuer, b.audience, b.tokenType,
+        b.clockSkew.getSeconds(), b.clock, b.maxTokenLength, b.mapper);
     this.cache = b.cacheSize == 0 ? null : new VerificationCache(b.cacheSize, verifier, b.clock);
   }
 
   /** A builder; {@code keys}, {@code issuer}, {@code audience} and {@code timeToLive} are required. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** The token type ({@code typ} header) this codec writes and requires, if it has one. */
+  public java.util.Optional<String> tokenType() {
+    return java.util.Optional.ofNullable(tokenType);
   }
 
   /** The algorithm this codec signs or encrypts with. */
@@ -182,6 +189,7 @@ public final class TokenCodec {
     private Boolean compressOption;
     private boolean compress;
     private ObjectMapper mapper;
+    private String tokenType;
 
     private Builder() {}
 
@@ -219,6 +227,32 @@ public final class TokenCodec {
     public Builder issuer(String issuer) {
       once(this.issuer, "issuer");
       this.issuer = Objects.requireNonNull(issuer, "issuer");
+      return this;
+    }
+
+    /**
+     * A token type of the codec's own, written as the {@code typ} header of every token it makes
+     * and required of every token it reads (RFC 8725 section 3.11, explicit typing): tokens of
+     * one kind are then never accepted as another, say an internal service token as a browser
+     * session token. Without it (the default, for session tokens) the codec writes no {@code
+     * typ} and accepts none or {@code JWT}, and refuses any other with {@code WRONG_TOKEN_TYPE}.
+     *
+     * @param typ 1 to 64 printable ASCII characters, a media type without its {@code
+     *     application/} prefix such as {@code sl-internal+jwt}; not {@code JWT}
+     * @throws IllegalArgumentException if the type is not acceptable
+     */
+    public Builder tokenType(String typ) {
+      once(this.tokenType, "tokenType");
+      Objects.requireNonNull(typ, "typ");
+      if (typ.isEmpty() || typ.length() > 64 || !typ.chars().allMatch(c -> c > 0x20 && c < 0x7f && c != '"' && c != '\\')) {
+        throw new IllegalArgumentException("a token type must be 1 to 64 printable ASCII characters without quotes"
+            + " or backslashes, e.g. sl-internal+jwt");
+      }
+      if (typ.equalsIgnoreCase("JWT")) {
+        throw new IllegalArgumentException("JWT is what every token may say: choose a type of your own, such as"
+            + " sl-internal+jwt, or leave tokenType unset for session tokens");
+      }
+      this.tokenType = typ;
       return this;
     }
 

@@ -46,6 +46,11 @@ public final class TokenException extends RuntimeException {
     WRONG_ISSUER(true),
     /** The token was issued for another audience. */
     WRONG_AUDIENCE(true),
+    /**
+     * The token's header {@code typ} is not the codec's token type: an internal service token
+     * presented as a browser session token, or the reverse (see {@link TokenCodec.Builder#tokenType}).
+     */
+    WRONG_TOKEN_TYPE(true),
     /** The key set has no key that may sign (or encrypt) with the codec's algorithm now. */
     NO_SIGNING_KEY(false),
     /** A state value could not be written as JSON or read back as the requested type. */

@@ -276,6 +276,14 @@ public final class TokenKey {
     return zip ? zipHeader : header;
   }
 
+  /**
+   * The encoded header with a {@code typ} member (for a codec with a token type); made on each
+   * call, so callers keep it (see {@link CompactWriter}).
+   */
+  byte[] header(boolean zip, String typ) {
+    return typ == null ? header(zip) : encodedHeader(zip, typ);
+  }
+
   // ---- JWK --------------------------------------------------------------------------------
 
   /**
@@ -368,6 +376,10 @@ public final class TokenKey {
   // ---- helpers ------------------------------------------------------------------------------
 
   private byte[] encodedHeader(boolean zip) {
+    return encodedHeader(zip, null);
+  }
+
+  private byte[] encodedHeader(boolean zip, String typ) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64);
     try (JsonGenerator g = Json.STRICT.createGenerator(out)) {
       g.writeStartObject();
@@ -379,6 +391,9 @@ public final class TokenKey {
         }
       }
       g.writeStringField("kid", kid);
+      if (typ != null) {
+        g.writeStringField("typ", typ);
+      }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

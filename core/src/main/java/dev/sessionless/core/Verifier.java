@@ -33,10 +33,17 @@ final class Verifier {
   private final Clock clock;
   private final int maxTokenLength;
   private final ObjectMapper mapper;
+  private final String issuer;
+  private final String audience;
+  /** The codec's token type, or {@code null} for plain session tokens (no typ, or typ JWT). */
+  private final String tokenType;
 
-  Verifier(KeySource keys, Set<Algorithm> accepted, String issuer, String audience, long leewaySeconds,
-      Clock clock, int maxTokenLength, ObjectMapper mapper) {
+  Verifier(KeySource keys, Set<Algorithm> accepted, String issuer, String audience, String tokenType,
+      long leewaySeconds, Clock clock, int maxTokenLength, ObjectMapper mapper) {
     this.keys = keys;
+    this.issuer = issuer;
+    this.audience = audience;
+    this.tokenType = tokenType;
     this.accepted = accepted;
     this.issuerChars = issuer.toCharArray();
     this.audienceChars = audience.toCharArray();
@@ -82,11 +89,16 @@ final class Verifier {
     boolean zip;
     HeaderIndex.Entry<TokenKey> known = set.headers().find(b, 0, d1);
     if (known != null) {
+      // The key set's own headers carry no typ: a plain session token.
+      if (tokenType != null) {
+        throw wrongType();
+      }
       key = known.key;
       zip = known.zip;
     } else {
       HeaderParser.Header h = HeaderParser.parse(b, 0, d1);
       key = resolve(h, set);
+      checkType(h.typ);
       zip = h.zip != null;
     }
     if (!key.verifiesAt(now)) {
@@ -159,7 +171,28 @@ final class Verifier {
     ClaimsReader.read(payload, payloadLen, issuerChars, audienceChars, c);
     checkClaims(c, now);
     byte[] state = c.stateStart < 0 ? null : Arrays.copyOfRange(payload, c.stateStart, c.stateEnd);
-    return new SessionToken(key, set, c.id, c.subject, c.issuedAt, c.expiresAt, c.notBefore, state, mapper);
+    return new SessionToken(key, set, issuer, audience, c.id, c.subject, c.issuedAt, c.expiresAt,
+        c.notBefore, state, c.others, mapper);
+  }
+
+  /**
+   * Binds the header's {@code typ} to the codec: a plain codec takes none or {@code JWT}, a typed
+   * codec exactly its own type (compared ignoring case, as RFC 7515 section 4.1.9 advises).
+   */
+  private void checkType(String typ) {
+    boolean ok = tokenType == null
+        ? typ == null || typ.equalsIgnoreCase("JWT")
+        : typ != null && typ.equalsIgnoreCase(tokenType);
+    if (!ok) {
+      throw wrongType();
+    }
+  }
+
+  private TokenException wrongType() {
+    return new TokenException(Reason.WRONG_TOKEN_TYPE, tokenType == null
+        ? "the token's typ header marks another kind of token (an internal service token?), not a session token"
+        : "this codec reads only tokens of typ '" + tokenType + "', and the token is of another kind"
+            + " (a browser session token?)");
   }
 
   /** Whether {@code b[from, to)} holds only base64url alphabet characters (only on the rejection path). */

@@ -370,8 +370,10 @@ class HostileInputTest {
             () -> hsHeader("{\"alg\":\"HS256\",\"kid\":\"hs256\",\"cty\":\"JWT\"}")),
         no("enc A256GCM on a JWS", Reason.ALGORITHM_MISMATCH,
             () -> hsHeader("{\"alg\":\"HS256\",\"enc\":\"A256GCM\",\"kid\":\"hs256\"}")),
-        no("typ other than JWT", Reason.UNSUPPORTED_HEADER,
+        no("typ other than JWT", Reason.WRONG_TOKEN_TYPE,
             () -> hsHeader("{\"alg\":\"HS256\",\"kid\":\"hs256\",\"typ\":\"at+jwt\"}")),
+        no("typ of an internal service token on a session codec", Reason.WRONG_TOKEN_TYPE,
+            () -> hsHeader("{\"alg\":\"HS256\",\"kid\":\"hs256\",\"typ\":\"sl-internal+jwt\"}")),
         no("typ a number", Reason.MALFORMED, () -> hsHeader("{\"alg\":\"HS256\",\"kid\":\"hs256\",\"typ\":1}")),
         no("embedded jwk header with the attacker's key, signed with it", Reason.BAD_SIGNATURE, () -> {
           byte[] attacker = bytes(RANDOM, 32);

@@ -23,4 +23,14 @@ public final class ClaimRules {
   static final int ST = 128;
 
   private ClaimRules() {}
+
+  /** Whether {@code name} is a registered claim the codec writes or checks itself, or the state claim. */
+  public static boolean isReserved(String name) {
+    switch (name) {
+      case "iss": case "sub": case "aud": case "exp": case "nbf": case "iat": case "jti": case STATE_CLAIM:
+        return true;
+      default:
+        return false;
+    }
+  }
 }

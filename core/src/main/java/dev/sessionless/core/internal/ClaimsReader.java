@@ -5,7 +5,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenException.Reason;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
@@ -128,12 +130,13 @@ public final class ClaimsReader {
             p.skipChildren();
             out.stateEnd = (int) p.currentLocation().getByteOffset();
             break;
-          default:
+          default: {
+            // Another claim: kept as its JSON text for SessionToken's claim access. Our session
+            // tokens carry none (FastClaims reads them), so their hot path never pays for this.
+            int start = (int) p.currentTokenLocation().getByteOffset();
             if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
-              // A claim we ignore still must not repeat a member anywhere inside it: read its
-              // bytes again with a duplicate-refusing parser. Our own tokens carry no unknown
-              // claims, so the hot path never pays for this.
-              int start = (int) p.currentTokenLocation().getByteOffset();
+              // It still must not repeat a member anywhere inside it: read its bytes again with
+              // a duplicate-refusing parser.
               p.skipChildren();
               int end = (int) p.currentLocation().getByteOffset();
               try (JsonParser q = Json.STRICT_NO_DUPLICATES.createParser(buf, start, end - start)) {
@@ -141,7 +144,15 @@ public final class ClaimsReader {
                   // reading is the check
                 }
               }
+            } else {
+              p.getText(); // reads the whole value, so the location below is its end
             }
+            int end = (int) p.currentLocation().getByteOffset();
+            if (out.others == null) {
+              out.others = new LinkedHashMap<>(4);
+            }
+            out.others.put(name, new String(buf, start, end - start, StandardCharsets.UTF_8));
+          }
         }
       }
       if (t != JsonToken.END_OBJECT) {

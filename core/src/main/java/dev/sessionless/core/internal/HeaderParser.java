@@ -9,7 +9,8 @@ import java.io.IOException;
 /**
  * Reads a JOSE header the key set did not write itself (the slow path): decodes it strictly,
  * refuses duplicated members, {@code crit} and {@code cty}, and returns the members that
- * matter. Unknown members are ignored as RFC 7515 allows, and never used to find a key.
+ * matter ({@code typ} is returned as written; the verifier checks it against its codec's type).
+ * Unknown members are ignored as RFC 7515 allows, and never used to find a key.
  */
 public final class HeaderParser {
   /** The members of one header. */
@@ -18,6 +19,8 @@ public final class HeaderParser {
     public String enc;
     public String zip;
     public String kid;
+    /** The {@code typ} member as written, or {@code null}; the verifier binds it to the codec's type. */
+    public String typ;
   }
 
   private HeaderParser() {}
@@ -58,10 +61,7 @@ public final class HeaderParser {
             h.kid = string(p, v, name);
             break;
           case "typ":
-            String typ = string(p, v, name);
-            if (!typ.equalsIgnoreCase("JWT")) {
-              throw new TokenException(Reason.UNSUPPORTED_HEADER, "the header typ is not JWT");
-            }
+            h.typ = string(p, v, name);
             break;
           case "crit":
             throw new TokenException(Reason.UNSUPPORTED_HEADER,

@@ -17,6 +17,11 @@ public final class ParsedClaims {
   /** The state object's bytes, {@code payload[stateStart, stateEnd)}, or -1 when absent. */
   public int stateStart;
   public int stateEnd;
+  /**
+   * Claims other than the registered ones and the state, by name, as the JSON text they arrived
+   * as; {@code null} when there are none (always for the library's own session tokens).
+   */
+  public java.util.Map<String, String> others;
 
   void reset() {
     subject = null;
@@ -30,5 +35,6 @@ public final class ParsedClaims {
     audiencePresent = false;
     stateStart = -1;
     stateEnd = -1;
+    others = null;
   }
 }

@@ -220,6 +220,27 @@ class Jose4jInteropTest {
   }
 
   @ParameterizedTest
+  @EnumSource(value = InteropCase.class, names = {"ES256", "EDDSA"})
+  void jose4jVerifiesOurTypedInternalTokenAndReadsItsTypAndClaims(InteropCase c) throws Exception {
+    TokenKey key = TokenKey.generate("internal-" + c, c.algorithm);
+    TokenCodec codec = TokenCodec.builder().keys(KeySet.of(key)).algorithm(c.algorithm)
+        .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofSeconds(60))
+        .tokenType("sl-internal+jwt").clock(CLOCK).build();
+    String token = codec.encode(dev.sessionless.core.Claims.builder().subject(SUBJECT).sessionId("jti-internal")
+        .claim("sid", "session-1").claim("act", Map.of("sub", "https://edge.example")).build());
+
+    Key k = verificationKey(JsonWebKey.Factory.newJwk(verifierJwk(key)));
+    JwtClaims claims = consumer(c, NOW).setExpectedType(true, "sl-internal+jwt").setVerificationKey(k).build()
+        .processToClaims(token);
+    assertEquals("jti-internal", claims.getJwtId());
+    assertEquals("session-1", claims.getStringClaimValue("sid"));
+    assertEquals(Map.of("sub", "https://edge.example"), claims.getClaimValue("act"));
+    // jose4j, asked for another type, refuses it: the typ is really in the signed header.
+    assertThrows(org.jose4j.jwt.consumer.InvalidJwtException.class,
+        () -> consumer(c, NOW).setExpectedType(true, "at+jwt").setVerificationKey(k).build().processToClaims(token));
+  }
+
+  @ParameterizedTest
   @EnumSource(Algorithm.class)
   void ourJwkSurvivesARoundTripThroughJose4jJwk(Algorithm a) throws Exception {
     TokenKey key = TokenKey.generate("round-trip-" + a, a);

@@ -223,6 +223,28 @@ class NimbusInteropTest {
     assertEquals(c.signs() ? TokenException.Reason.BAD_SIGNATURE : TokenException.Reason.DECRYPTION_FAILED, e.reason());
   }
 
+  @ParameterizedTest
+  @EnumSource(value = InteropCase.class, names = {"ES256", "EDDSA"})
+  void nimbusVerifiesOurTypedInternalTokenAndReadsItsTypAndClaims(InteropCase c) throws Exception {
+    Instant now = now();
+    TokenKey key = TokenKey.generate("internal-" + c, c.algorithm);
+    TokenCodec codec = TokenCodec.builder().keys(KeySet.of(key)).algorithm(c.algorithm)
+        .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofSeconds(60))
+        .tokenType("sl-internal+jwt").clock(fixed(now)).build();
+    String token = codec.encode(dev.sessionless.core.Claims.builder().subject(SUBJECT).sessionId("jti-internal")
+        .claim("sid", "session-1").claim("act", Map.of("sub", "https://edge.example")).build());
+
+    SignedJWT jwt = (SignedJWT) readWithNimbus(c, token, JWK.parse(verifierJwk(key)));
+    new com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier<>(new JOSEObjectType("sl-internal+jwt"))
+        .verify(jwt.getHeader().getType(), null);
+    JWTClaimsSet claims = jwt.getJWTClaimsSet();
+    new DefaultJWTClaimsVerifier<>(AUDIENCE, exactly(SUBJECT, "jti-internal"), REQUIRED).verify(claims, null);
+    assertEquals("session-1", claims.getStringClaim("sid"));
+    assertEquals(Map.of("sub", "https://edge.example"), claims.getJSONObjectClaim("act"));
+    SessionToken back = codec.decode(token);
+    assertEquals("\"session-1\"", back.claimJson("sid").orElseThrow());
+  }
+
   // ------------------------------------------------------------------------ keys as JWK
 
   @ParameterizedTest

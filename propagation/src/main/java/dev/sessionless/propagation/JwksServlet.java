@@ -1,0 +1,205 @@
+package dev.sessionless.propagation;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.KeySource;
+import dev.sessionless.core.TokenKey;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Objects;
+
+/**
+ * Publishes an issuer's public keys as a JWKS (RFC 7517) for the services that verify its
+ * internal tokens, such as the keyring's HTTP source ({@code Keyring.builder().jwksUrl(...)}).
+ * A plain servlet: it needs no session filter.
+ *
+ * <pre>{@code
+ * JwksServlet jwks = JwksServlet.builder().keys(issuerKeys).maxAge(Duration.ofMinutes(5)).build();
+ * context.addServlet(new ServletHolder(jwks), "/.well-known/jwks.json");   // Jetty, say
+ * }</pre>
+ *
+ * <p>Every key of the source's current set is published with its lifecycle (pending, signing
+ * and retired keys alike, so verifiers know a key before it signs and after it stops), and only
+ * its public part: never a private or secret member. A key set holding a symmetric key
+ * (HMAC or AES), whose secret is all there is and must never be published, is refused: at
+ * {@link Builder#build()}, and, should a live source gain one later, at every request, which then
+ * gets {@code 503} while the error is logged.
+ *
+ * <p>Responses carry a strong {@code ETag} (a SHA-256 of the document), {@code Cache-Control:
+ * public, max-age} (keep it shorter than the lead time with which new keys are published before
+ * they sign), and {@code If-None-Match} requests for the current document get {@code 304}.
+ * {@code GET} and {@code HEAD} only. Thread-safe.
+ */
+public final class JwksServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+  private static final System.Logger LOG = System.getLogger(JwksServlet.class.getName());
+  /** The JWK Set media type (RFC 7517 section 8.5.1). */
+  static final String MEDIA_TYPE = "application/jwk-set+json";
+
+  private final transient KeySource keys;
+  private final String cacheControl;
+  private transient volatile Document document;
+
+  private JwksServlet(Builder b) {
+    this.keys = b.keys;
+    this.cacheControl = "public, max-age=" + b.maxAge.getSeconds();
+  }
+
+  /** A builder; {@code keys} is required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The published document of one key set: its bytes and strong ETag. */
+  private static final class Document {
+    final KeySet set;
+    final byte[] body;
+    final String etag;
+
+    Document(KeySet set, byte[] body, String etag) {
+      this.set = set;
+      this.body = body;
+      this.etag = etag;
+    }
+  }
+
+  /**
+   * The document for the current key set, made once per key set.
+   *
+   * @throws IllegalStateException if the set holds a symmetric key
+   */
+  private Document current() {
+    KeySet set = keys.current();
+    Document d = document;
+    if (d != null && d.set == set) {
+      return d;
+    }
+    d = publish(set);
+    document = d;
+    return d;
+  }
+
+  static Document publish(KeySet set) {
+    for (TokenKey k : set.keys()) {
+      if (k.algorithm().isSymmetric()) {
+        throw new IllegalStateException("the key set holds the symmetric key '" + k.kid() + "' ("
+            + k.algorithm().joseName() + "), whose secret would have to be published for others to verify: "
+            + "sign internal tokens with " + Algorithm.ES256.joseName() + " or " + Algorithm.EDDSA.joseName()
+            + " keys, and keep symmetric keys in a key set of their own that is never published");
+      }
+    }
+    byte[] body = set.toPublicJwks().getBytes(StandardCharsets.UTF_8);
+    byte[] hash;
+    try {
+      hash = MessageDigest.getInstance("SHA-256").digest(body);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JVM has no SHA-256", e);
+    }
+    String etag = '"' + Base64.getUrlEncoder().withoutPadding().encodeToString(hash) + '"';
+    return new Document(set, body, etag);
+  }
+
+  @Override
+  protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    Document d;
+    try {
+      d = current();
+    } catch (RuntimeException e) {
+      // A broken deployment, not the caller's fault: say so without details, and log it.
+      LOG.log(System.Logger.Level.ERROR, "the JWKS endpoint cannot publish the current key set", e);
+      resp.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+      resp.setHeader("Cache-Control", "no-store");
+      resp.setContentType("text/plain;charset=UTF-8");
+      resp.getWriter().write("the key set cannot be published now\n");
+      return;
+    }
+    resp.setHeader("ETag", d.etag);
+    resp.setHeader("Cache-Control", cacheControl);
+    if (matches(req.getHeaders("If-None-Match"), d.etag)) {
+      resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
+      return;
+    }
+    resp.setContentType(MEDIA_TYPE);
+    resp.setContentLength(d.body.length);
+    resp.getOutputStream().write(d.body);
+  }
+
+  /** Whether an If-None-Match field (RFC 9110 section 13.1.2: weak comparison, or {@code *}) matches. */
+  static boolean matches(java.util.Enumeration<String> fields, String etag) {
+    if (fields == null) {
+      return false;
+    }
+    String opaque = etag.substring(1, etag.length() - 1);
+    while (fields.hasMoreElements()) {
+      for (String tag : fields.nextElement().split(",", -1)) {
+        String t = tag.trim();
+        if (t.equals("*")) {
+          return true;
+        }
+        if (t.startsWith("W/")) {
+          t = t.substring(2);
+        }
+        if (t.length() == opaque.length() + 2 && t.charAt(0) == '"' && t.endsWith("\"")
+            && t.regionMatches(1, opaque, 0, opaque.length())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Shows the cache policy only. */
+  @Override
+  public String toString() {
+    return "JwksServlet[" + cacheControl + "]";
+  }
+
+  /** Builds a {@link JwksServlet}, checking the key set at {@link #build()}. Not thread-safe. */
+  public static final class Builder {
+    private KeySource keys;
+    private Duration maxAge = Duration.ofMinutes(5);
+
+    private Builder() {}
+
+    /** The issuer's keys: a fixed set or a live source such as a keyring. Required. */
+    public Builder keys(KeySource keys) {
+      this.keys = Objects.requireNonNull(keys, "keys");
+      return this;
+    }
+
+    /**
+     * How long verifiers may cache the document ({@code Cache-Control: max-age}); 5 minutes if
+     * not set. Keep it shorter than the lead time between publishing a key and signing with it.
+     * Whole seconds, from 0 to one day.
+     */
+    public Builder maxAge(Duration maxAge) {
+      Objects.requireNonNull(maxAge, "maxAge");
+      if (maxAge.isNegative() || maxAge.getNano() != 0 || maxAge.compareTo(Duration.ofDays(1)) > 0) {
+        throw new IllegalArgumentException("maxAge must be whole seconds from 0 to one day, got " + maxAge);
+      }
+      this.maxAge = maxAge;
+      return this;
+    }
+
+    /**
+     * Checks the configuration and the current key set, and builds the servlet.
+     *
+     * @throws IllegalStateException if no keys were given, or the key set holds a symmetric
+     *     (HMAC or AES) key, which cannot be published
+     */
+    public JwksServlet build() {
+      if (keys == null) {
+        throw new IllegalStateException("keys are required: the issuer's key set or keyring");
+      }
+      publish(keys.current());
+      return new JwksServlet(this);
+    }
+  }
+}
