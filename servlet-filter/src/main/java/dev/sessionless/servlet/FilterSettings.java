@@ -3,6 +3,7 @@ package dev.sessionless.servlet;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.internal.Json;
 import dev.sessionless.servlet.internal.AttributeCodec;
 import dev.sessionless.servlet.internal.Carrier;
 import dev.sessionless.servlet.internal.CookieCarrier;
@@ -70,7 +71,9 @@ final class FilterSettings {
       throw new IllegalStateException("keys are required");
     }
     Clock c = b.clock == null ? Clock.systemUTC() : b.clock;
-    ObjectMapper m = b.mapper == null ? JsonMapper.builder().build() : b.mapper;
+    // Jackson's default factory recycles buffers per thread: each worker thread would keep a
+    // webapp-loaded BufferRecycler after undeploy (RedeployLeakTest). Core's plain factory does not.
+    ObjectMapper m = b.mapper == null ? JsonMapper.builder(Json.plainFactory()).build() : b.mapper;
     Duration inactive = b.maxInactive == null ? Duration.ofMinutes(30) : b.maxInactive;
     // Every token the filter writes lives at most the absolute lifetime, so bounding that by the
     // codec's own limit means no write can ask for a lifetime the codec refuses (a 500 mid-request).
