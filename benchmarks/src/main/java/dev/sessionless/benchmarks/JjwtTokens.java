@@ -8,8 +8,16 @@ import io.jsonwebtoken.JwtBuilder;
 import io.jsonwebtoken.JwtParser;
 import io.jsonwebtoken.JwtParserBuilder;
 import io.jsonwebtoken.Jwts;
+import io.jsonwebtoken.io.CompressionAlgorithm;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Date;
 import java.util.Map;
+import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
 import javax.crypto.SecretKey;
 
 /**
@@ -18,7 +26,14 @@ import javax.crypto.SecretKey;
  * Jwts.parser().verifyWith(key)} (or {@code decryptWith}) with {@code requireIssuer} and {@code
  * requireAudience}; jjwt checks {@code exp} whenever present and has no option to require a
  * {@code typ}, so the header's is checked here. Writing is {@code Jwts.builder()} with {@code
- * signWith} or {@code encryptWith} (and {@code compressWith(Jwts.ZIP.DEF)}). Thread-safe once built.
+ * signWith} or {@code encryptWith} (and {@code compressWith}). Thread-safe once built.
+ *
+ * <p>Compression: jjwt's own {@code Jwts.ZIP.DEF} writes and expects zlib's wrapper (RFC 1950)
+ * around the DEFLATE data, where RFC 7516 section 4.1.3 asks for raw DEFLATE (RFC 1951), so it
+ * cannot read the other libraries' compressed JWEs nor they its. As a jjwt user would, this
+ * registers {@link #RAW_DEFLATE} under {@code DEF} instead, on the parser ({@code zip().add})
+ * and the builder ({@code compressWith}): jjwt's machinery around the JDK's raw {@code Deflater}
+ * and {@code Inflater}.
  */
 final class JjwtTokens {
   private final PeerTokens.Keys keys;
@@ -26,13 +41,51 @@ final class JjwtTokens {
   private final boolean zip;
   private final JwtParser parser;
 
+  /** RFC 7516's {@code DEF}: raw DEFLATE (RFC 1951) on the JDK's {@code Deflater}/{@code Inflater}. */
+  static final CompressionAlgorithm RAW_DEFLATE = new CompressionAlgorithm() {
+    @Override
+    public String getId() {
+      return "DEF";
+    }
+
+    @Override
+    public OutputStream compress(OutputStream out) {
+      Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+      return new DeflaterOutputStream(out, deflater) {
+        @Override
+        public void close() throws IOException {
+          try {
+            super.close();
+          } finally {
+            deflater.end();
+          }
+        }
+      };
+    }
+
+    @Override
+    public InputStream decompress(InputStream in) {
+      Inflater inflater = new Inflater(true);
+      return new InflaterInputStream(in, inflater) {
+        @Override
+        public void close() throws IOException {
+          try {
+            super.close();
+          } finally {
+            inflater.end();
+          }
+        }
+      };
+    }
+  };
+
   JjwtTokens(PeerTokens.Keys keys, PeerTokens.Profile profile, boolean zip) {
     this.keys = keys;
     this.profile = profile;
     this.zip = zip;
     JwtParserBuilder b = Jwts.parser();
     if (keys.isJwe()) {
-      b.decryptWith(keys.secretKey());
+      b.decryptWith(keys.secretKey()).zip().add(RAW_DEFLATE).and();
     } else if (keys.secret != null) {
       b.verifyWith(keys.secretKey());
     } else {
@@ -78,7 +131,7 @@ final class JjwtTokens {
     }
     if (keys.isJwe()) {
       SecretKey aes = keys.secretKey();
-      return (zip ? b.compressWith(Jwts.ZIP.DEF) : b).encryptWith(aes, Jwts.ENC.A256GCM).compact();
+      return (zip ? b.compressWith(RAW_DEFLATE) : b).encryptWith(aes, Jwts.ENC.A256GCM).compact();
     }
     if (keys.algorithm == Algorithm.HS256) {
       return b.signWith(keys.secretKey(), Jwts.SIG.HS256).compact();
