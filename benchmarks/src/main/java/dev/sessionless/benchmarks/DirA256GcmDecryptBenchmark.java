@@ -64,7 +64,7 @@ public class DirA256GcmDecryptBenchmark {
     Fixtures.checkSize("the state", sessionless.decode(token).stateJson().length(), stateBytes);
     PeerTokens.Keys keys = PeerTokens.keys(key);
     aesKey = keys.secretKey();
-    nimbus = new NimbusTokens(key, keys, PeerTokens.Profile.SESSION, false);
+    nimbus = new NimbusTokens(keys, PeerTokens.Profile.SESSION, false);
     jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
 
     Fixtures.mustAccept("sessionless", this::sessionless);

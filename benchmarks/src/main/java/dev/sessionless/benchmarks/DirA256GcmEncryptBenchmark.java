@@ -57,7 +57,7 @@ public class DirA256GcmEncryptBenchmark {
     claims = Fixtures.claims(state);
     TokenKey key = TokenKey.secret(KID, Algorithm.DIR_A256GCM, secret);
     sessionless = Fixtures.codec(key, 0);
-    nimbus = new NimbusTokens(key, PeerTokens.keys(key), PeerTokens.Profile.SESSION, false);
+    nimbus = new NimbusTokens(PeerTokens.keys(key), PeerTokens.Profile.SESSION, false);
 
     for (String token : new String[] {sessionless(), nimbus()}) {
       SessionToken t = Fixtures.mustAccept("sessionless", () -> sessionless.decode(token));

@@ -58,7 +58,7 @@ public class EdDsaVerifyBenchmark {
     Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
     PeerTokens.Keys keys = PeerTokens.keys(key.publicOnly());
     publicKey = keys.publicKey;
-    nimbus = new NimbusTokens(key.publicOnly(), keys, PeerTokens.Profile.SESSION, false);
+    nimbus = new NimbusTokens(keys, PeerTokens.Profile.SESSION, false);
 
     Fixtures.mustAccept("sessionless", this::sessionless);
     Fixtures.mustAccept("nimbus", this::nimbus);

@@ -62,7 +62,7 @@ public class Es256VerifyBenchmark {
     Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
     PeerTokens.Keys keys = PeerTokens.keys(key.publicOnly());
     publicKey = keys.publicKey;
-    nimbus = new NimbusTokens(key.publicOnly(), keys, PeerTokens.Profile.SESSION, false);
+    nimbus = new NimbusTokens(keys, PeerTokens.Profile.SESSION, false);
     jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
 
     Fixtures.mustAccept("sessionless", this::sessionless);

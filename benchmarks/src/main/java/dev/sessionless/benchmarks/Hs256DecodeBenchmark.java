@@ -73,7 +73,7 @@ public class Hs256DecodeBenchmark {
     Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
     PeerTokens.Keys keys = PeerTokens.keys(key);
     jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
-    nimbus = new NimbusTokens(key, keys, PeerTokens.Profile.SESSION, false);
+    nimbus = new NimbusTokens(keys, PeerTokens.Profile.SESSION, false);
     jjwt = new JjwtTokens(keys, PeerTokens.Profile.SESSION, false);
     javaJwt = new JavaJwtTokens(keys, PeerTokens.Profile.SESSION);
 

@@ -71,7 +71,7 @@ public class Hs256EncodeBenchmark {
     sessionless = Fixtures.codec(key, 0);
     PeerTokens.Keys keys = PeerTokens.keys(key);
     jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
-    nimbus = new NimbusTokens(key, keys, PeerTokens.Profile.SESSION, false);
+    nimbus = new NimbusTokens(keys, PeerTokens.Profile.SESSION, false);
     jjwt = new JjwtTokens(keys, PeerTokens.Profile.SESSION, false);
     javaJwt = new JavaJwtTokens(keys, PeerTokens.Profile.SESSION);
     naiveHeader = Fixtures.encodedHeader("HS256");

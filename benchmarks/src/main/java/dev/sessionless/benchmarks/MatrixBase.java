@@ -75,7 +75,7 @@ public abstract class MatrixBase {
     Fixtures.mustAccept("sessionless (cache hit)", this::sessionlessCacheHit);
     Fixtures.mustAccept("sessionless (encode)", () -> sessionless.decode(sessionlessEncode()));
     jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, compress);
-    nimbus = new NimbusTokens(key, keys, PeerTokens.Profile.SESSION, compress);
+    nimbus = new NimbusTokens(keys, PeerTokens.Profile.SESSION, compress);
     jjwt = new JjwtTokens(keys, PeerTokens.Profile.SESSION, compress);
     Fixtures.mustAccept("jose4j", this::jose4jDecode);
     Fixtures.mustAccept("nimbus", this::nimbusDecode);

@@ -53,7 +53,8 @@ final class NimbusTokens {
   private final JWEHeader jweHeader;
   private final DirectEncrypter encrypter;
 
-  NimbusTokens(TokenKey key, PeerTokens.Keys keys, PeerTokens.Profile profile, boolean zip) throws Exception {
+  NimbusTokens(PeerTokens.Keys keys, PeerTokens.Profile profile, boolean zip) throws Exception {
+    TokenKey key = keys.key;
     this.profile = profile;
     this.algorithm = keys.algorithm;
     claimsVerifier = new DefaultJWTClaimsVerifier<>(

@@ -53,14 +53,17 @@ final class PeerTokens {
    * public and private key (ES256, EdDSA), read from the key's JWK as a peer would.
    */
   static final class Keys {
+    /** The key itself (Nimbus reads its JWK). */
+    final TokenKey key;
     final String kid;
     final Algorithm algorithm;
     final byte[] secret;
     final PublicKey publicKey;
     final PrivateKey privateKey;
 
-    private Keys(String kid, Algorithm algorithm, byte[] secret, PublicKey publicKey, PrivateKey privateKey) {
-      this.kid = kid;
+    private Keys(TokenKey key, Algorithm algorithm, byte[] secret, PublicKey publicKey, PrivateKey privateKey) {
+      this.key = key;
+      this.kid = key.kid();
       this.algorithm = algorithm;
       this.secret = secret;
       this.publicKey = publicKey;
@@ -101,12 +104,12 @@ final class PeerTokens {
     try {
       JsonNode jwk = Fixtures.MAPPER.readTree(key.toJwkWithSecrets());
       return switch (alg) {
-        case HS256, DIR_A256GCM -> new Keys(key.kid(), alg, bytes(jwk, "k"), null, null);
+        case HS256, DIR_A256GCM -> new Keys(key, alg, bytes(jwk, "k"), null, null);
         case ES256 -> {
           ECPublicKey pub = Fixtures.ecPublicKey(key);
-          yield new Keys(key.kid(), alg, null, pub, jwk.has("d") ? ecPrivateKey(pub.getParams(), bytes(jwk, "d")) : null);
+          yield new Keys(key, alg, null, pub, jwk.has("d") ? ecPrivateKey(pub.getParams(), bytes(jwk, "d")) : null);
         }
-        case EDDSA -> new Keys(key.kid(), alg, null, Fixtures.ed25519PublicKey(key),
+        case EDDSA -> new Keys(key, alg, null, Fixtures.ed25519PublicKey(key),
             jwk.has("d") ? ed25519PrivateKey(bytes(jwk, "d")) : null);
         default -> throw new IllegalArgumentException("no peer set-up for " + alg);
       };

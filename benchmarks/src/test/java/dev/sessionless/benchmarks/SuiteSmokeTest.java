@@ -38,9 +38,6 @@ class SuiteSmokeTest {
       methods.add(e.getUsername());
     }
     Path json = dir.resolve("smoke.json");
-    // JMH takes a machine-wide lock so that two measuring runs never overlap; a smoke run
-    // measures nothing, so it must not fail (or wait) because another build measures.
-    System.setProperty("jmh.ignoreLock", "true");
     OptionsBuilder b = new OptionsBuilder();
     if (Runtime.version().feature() < 21) {
       b.param("threads", "platform"); // virtual threads need JDK 21; the benchmark says so itself
