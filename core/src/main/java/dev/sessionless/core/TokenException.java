@@ -51,6 +51,12 @@ public final class TokenException extends RuntimeException {
      * presented as a browser session token, or the reverse (see {@link TokenCodec.Builder#tokenType}).
      */
     WRONG_TOKEN_TYPE(true),
+    /**
+     * A re-minted (delegated) token grants more than the token it was minted from: state values
+     * its parent did not carry, or an expiry after its parent's. Checked by the propagation
+     * module's verifier on the bounds the minter signs into the token.
+     */
+    WIDENED(true),
     /** The key set has no key that may sign (or encrypt) with the codec's algorithm now. */
     NO_SIGNING_KEY(false),
     /** A state value could not be written as JSON or read back as the requested type. */
