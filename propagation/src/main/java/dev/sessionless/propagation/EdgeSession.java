@@ -4,16 +4,18 @@ import dev.sessionless.core.SessionToken;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A verified browser session as the edge sees it, the source of internal tokens: its id, its
  * subject, its expiry and its state values by name. Make one from a decoded {@link
  * SessionToken} ({@link #of(SessionToken)}), from the servlet filter's {@code HttpSession}
- * (see {@code EdgeContextFilter}), or with {@link #builder()} when the session lives
+ * ({@link EdgeContextFilter#session}), or with {@link #builder()} when the session lives
  * elsewhere.
  *
  * <p><b>Security.</b> Build one only from a session this service verified: the minter signs
@@ -25,13 +27,22 @@ public final class EdgeSession {
   private final String sessionId;
   private final String subject;
   private final Instant expiresAt;
-  private final Map<String, Object> state;
+  private final Set<String> names;
+  private final Function<String, Object> values;
 
-  private EdgeSession(String sessionId, String subject, Instant expiresAt, Map<String, Object> state) {
+  private EdgeSession(String sessionId, String subject, Instant expiresAt, Set<String> names,
+      Function<String, Object> values) {
     this.sessionId = sessionId;
     this.subject = subject;
     this.expiresAt = expiresAt;
-    this.state = Collections.unmodifiableMap(new LinkedHashMap<>(state));
+    this.names = Collections.unmodifiableSet(new LinkedHashSet<>(names));
+    this.values = values;
+  }
+
+  /** A session whose values are read only for the names a token carries. */
+  static EdgeSession lazy(String sessionId, String subject, Instant expiresAt, Set<String> names,
+      Function<String, Object> values) {
+    return new EdgeSession(sessionId, subject, expiresAt, names, values);
   }
 
   /**
@@ -40,8 +51,8 @@ public final class EdgeSession {
    */
   public static EdgeSession of(SessionToken token) {
     Objects.requireNonNull(token, "token");
-    return new EdgeSession(token.id(), token.subject().orElse(null), token.expiresAt(),
-        token.toClaims().build().state());
+    Map<String, Object> state = token.toClaims().build().state();
+    return new EdgeSession(token.id(), token.subject().orElse(null), token.expiresAt(), state.keySet(), state::get);
   }
 
   /** A builder, for sessions that are not a {@link SessionToken}; the session id is required. */
@@ -66,18 +77,18 @@ public final class EdgeSession {
 
   /** The names of the state values, in order. */
   public Set<String> stateNames() {
-    return state.keySet();
+    return names;
   }
 
-  /** The state values by name (unmodifiable). */
-  Map<String, Object> state() {
-    return state;
+  /** A state value by name, or null. */
+  Object value(String name) {
+    return names.contains(name) ? values.apply(name) : null;
   }
 
   /** State names and whether there is a subject; never the id or the values. */
   @Override
   public String toString() {
-    return "EdgeSession[subject=" + (subject == null ? "-" : "present") + ", state=" + state.keySet()
+    return "EdgeSession[subject=" + (subject == null ? "-" : "present") + ", state=" + names
         + ", exp=" + (expiresAt == null ? "-" : expiresAt) + "]";
   }
 
@@ -132,7 +143,8 @@ public final class EdgeSession {
       if (sessionId == null) {
         throw new IllegalStateException("sessionId is required: internal tokens carry it as sid");
       }
-      return new EdgeSession(sessionId, subject, expiresAt, state);
+      Map<String, Object> copy = new LinkedHashMap<>(state);
+      return new EdgeSession(sessionId, subject, expiresAt, copy.keySet(), copy::get);
     }
   }
 }

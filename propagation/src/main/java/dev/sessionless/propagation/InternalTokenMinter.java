@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Mints short-lived internal tokens for calls to other services: at the edge from a browser
@@ -84,7 +85,7 @@ public final class InternalTokenMinter {
     actor.put("sub", issuer);
     long sessionExp = session.expiresAt().map(Instant::getEpochSecond).orElse(Long.MAX_VALUE);
     return encode(audience, session.sessionId(), session.subject().orElse(null), actor, sessionExp,
-        session.stateNames(), session.state(), stateNames);
+        session.stateNames(), session::value, stateNames);
   }
 
   /**
@@ -102,11 +103,11 @@ public final class InternalTokenMinter {
     actor.put("act", parent.token().claim(InternalTokens.ACTOR_CLAIM, Map.class).orElseThrow());
     Map<String, Object> values = parent.token().toClaims().build().state();
     return encode(audience, parent.sessionId(), parent.subject().orElse(null), actor,
-        parent.expiresAt().getEpochSecond(), parent.stateNames(), values, stateNames);
+        parent.expiresAt().getEpochSecond(), parent.stateNames(), values::get, stateNames);
   }
 
   private String encode(String audience, String sid, String subject, Map<String, Object> actor,
-      long parentExp, Set<String> parentNames, Map<String, Object> values, Collection<String> wanted) {
+      long parentExp, Set<String> parentNames, Function<String, Object> values, Collection<String> wanted) {
     Objects.requireNonNull(wanted, "stateNames");
     TokenCodec codec = codec(audience);
     long millis = clock.millis();
@@ -128,7 +129,7 @@ public final class InternalTokenMinter {
     bounds.put("st", List.copyOf(parentNames));
     c.claim(InternalTokens.PARENT_CLAIM, bounds);
     for (String name : wanted) {
-      Object v = values.get(name);
+      Object v = values.apply(name);
       if (v != null) {
         c.put(name, v);
       }
