@@ -87,8 +87,16 @@ public final class OutgoingTokens {
    * @throws IllegalStateException as {@link #tokenFor(String)}
    */
   public Map<String, String> headersFor(String audience) {
-    CallContext context = CallContext.current().orElseThrow(() -> new IllegalStateException(
-        "no call context on this thread: see OutgoingTokens.tokenFor"));
+    return headersFor(CallContext.current().orElseThrow(() -> new IllegalStateException(
+        "no call context on this thread: see OutgoingTokens.tokenFor")), audience);
+  }
+
+  /**
+   * The headers for one call to {@code audience} from {@code context} (for calls made on
+   * another thread than the one serving the request).
+   */
+  public Map<String, String> headersFor(CallContext context, String audience) {
+    Objects.requireNonNull(context, "context");
     Map<String, String> h = new LinkedHashMap<>();
     h.put(header, "Bearer " + tokenFor(context, audience));
     h.put(TraceContext.HEADER, context.trace().child().header());
@@ -102,10 +110,20 @@ public final class OutgoingTokens {
    */
   public HttpClient httpClient(HttpClient delegate, String audience) {
     Objects.requireNonNull(delegate, "delegate");
-    if (!grants.containsKey(Objects.requireNonNull(audience, "audience"))) {
-      throw new IllegalArgumentException("no grant for audience '" + audience + "'");
-    }
+    requireGrant(audience);
     return new TokenAttachingHttpClient(delegate, this, audience);
+  }
+
+  /**
+   * Checks that calls to {@code audience} have a grant (for helpers that check at build time).
+   *
+   * @throws IllegalArgumentException if they have none
+   */
+  public void requireGrant(String audience) {
+    if (!grants.containsKey(Objects.requireNonNull(audience, "audience"))) {
+      throw new IllegalArgumentException("no grant for audience '" + audience
+          + "': add OutgoingTokens.Builder.grant(\"" + audience + "\", stateNames...)");
+    }
   }
 
   /** The audiences and their state names. */
