@@ -29,7 +29,7 @@ import java.util.function.Predicate;
  * {@code 401} with {@code WWW-Authenticate: Bearer error="invalid_token"} (RFC 6750 section 3),
  * no details in the response, the reason logged at DEBUG on the {@code System.Logger} of this
  * class. A failure on this side (a {@link TokenException} whose reason is no rejection) gets
- * {@code 503} without details and is logged at ERROR. The incoming {@code traceparent} is kept
+ * {@code 503} without details and is logged at ERROR, as is a check that throws anything else. The incoming {@code traceparent} is kept
  * if valid, else a new trace starts ({@link TraceContext}).
  *
  * <p><b>Hook</b>: {@link Builder#check(Predicate)} runs after verification, before the
@@ -96,13 +96,12 @@ public final class InternalTokenFilter implements Filter {
             trace.traceId(), e.reason(), e.getMessage());
         refuse(response, "Bearer error=\"invalid_token\"");
       } else {
-        LOG.log(System.Logger.Level.ERROR, "trace=" + trace.traceId() + ": internal token could not be verified "
-            + "on this side (" + e.reason() + ")", e);
-        response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-        response.setHeader("Cache-Control", "no-store");
-        response.setContentType("text/plain;charset=UTF-8");
-        response.getWriter().write("the token cannot be verified now\n");
+        unavailable(response, trace, "internal token could not be verified on this side (" + e.reason() + ")", e);
       }
+      return;
+    } catch (RuntimeException e) {
+      // The check (or a bug) failed on this side: not the caller's fault, and no 500 with details.
+      unavailable(response, trace, "the check after verification failed", e);
       return;
     }
     CallContext context = CallContext.of(trace, verified);
@@ -120,6 +119,15 @@ public final class InternalTokenFilter implements Filter {
     }
     String t = value.substring(7).trim();
     return t.isEmpty() || t.indexOf(' ') >= 0 ? null : t;
+  }
+
+  private static void unavailable(HttpServletResponse response, TraceContext trace, String what, Exception e)
+      throws IOException {
+    LOG.log(System.Logger.Level.ERROR, "trace=" + trace.traceId() + ": " + what, e);
+    response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+    response.setHeader("Cache-Control", "no-store");
+    response.setContentType("text/plain;charset=UTF-8");
+    response.getWriter().write("the token cannot be verified now\n");
   }
 
   private static void refuse(HttpServletResponse response, String challenge) throws IOException {

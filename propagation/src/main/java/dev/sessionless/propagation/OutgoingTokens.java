@@ -106,7 +106,8 @@ public final class OutgoingTokens {
   /**
    * An {@link HttpClient} that sends every request through {@code delegate} with the headers
    * of {@link #headersFor(String)} for {@code audience} (replacing any of the same name),
-   * computed on the calling thread, also for {@code sendAsync}.
+   * computed on the calling thread, also for {@code sendAsync}. Its configuration is the
+   * delegate's; closing it (JDK 21 and later) leaves the delegate open: close that yourself.
    */
   public HttpClient httpClient(HttpClient delegate, String audience) {
     Objects.requireNonNull(delegate, "delegate");

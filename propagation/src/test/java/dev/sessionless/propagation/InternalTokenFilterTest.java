@@ -164,6 +164,12 @@ class InternalTokenFilterTest {
     assertEquals(503, r.statusCode());
     assertFalse(r.headers().firstValue("WWW-Authenticate").isPresent());
     assertFalse(r.body().contains("unreachable"), r.body());
+    stopService();
+    HttpResponse<String> failingCheck = get(serve(edgePublic, t -> {
+      throw new IllegalStateException("revocation list unreachable");
+    }, null), "Authorization", "Bearer " + token("orders"));
+    assertEquals(503, failingCheck.statusCode());
+    assertFalse(failingCheck.body().contains("unreachable"), failingCheck.body());
   }
 
   @Test
