@@ -60,6 +60,7 @@ public final class TokenCodec {
   private final Verifier verifier;
   private final VerificationCache cache;
   private final String tokenType;
+  private final RevocationSource revocation;
 
   private TokenCodec(Builder b) {
     this.keys = b.keys;
@@ -72,6 +73,7 @@ public final class TokenCodec {
     this.verifier = new Verifier(b.keys, b.accepted, b.issuer, b.audience, b.tokenType,
         b.clockSkew.getSeconds(), b.clock, b.maxTokenLength, b.mapper);
     this.cache = b.cacheSize == 0 ? null : new VerificationCache(b.cacheSize, verifier, b.clock);
+    this.revocation = b.revocation;
   }
 
   /** A builder; {@code keys}, {@code issuer}, {@code audience} and {@code timeToLive} are required. */
@@ -133,6 +135,9 @@ public final class TokenCodec {
    *
    * @return the verified token
    * @throws TokenException for every rejection, whatever the input; never another exception
+   *     (with a {@linkplain Builder#revocation revocation source}, also {@code SESSION_REVOKED},
+   *     {@code SUBJECT_REVOKED} and, from a source that fails closed, {@code
+   *     REVOCATION_UNAVAILABLE})
    */
   public SessionToken decode(String token) {
     if (token == null) {
@@ -148,12 +153,18 @@ public final class TokenCodec {
       if (cache != null) {
         SessionToken hit = cache.getOrNull(token, set);
         if (hit != null) {
+          if (revocation != null) {
+            RevocationCheck.check(revocation, hit);
+          }
           return hit;
         }
       }
       SessionToken verified = verifier.verify(token, n, set);
       if (cache != null) {
         cache.put(token, verified);
+      }
+      if (revocation != null) {
+        RevocationCheck.check(revocation, verified);
       }
       return verified;
     } catch (TokenException e) {
@@ -190,6 +201,7 @@ public final class TokenCodec {
     private boolean compress;
     private ObjectMapper mapper;
     private String tokenType;
+    private RevocationSource revocation;
 
     private Builder() {}
 
@@ -319,6 +331,17 @@ public final class TokenCodec {
     public Builder objectMapper(ObjectMapper mapper) {
       once(this.mapper, "objectMapper");
       this.mapper = Objects.requireNonNull(mapper, "mapper");
+      return this;
+    }
+
+    /**
+     * Checks every decoded token against this source (revoked sessions, subjects logged out
+     * everywhere), after its signature and claims, also on a verification-cache hit; none if
+     * not set. The look-up is in memory; see {@link RevocationSource}.
+     */
+    public Builder revocation(RevocationSource source) {
+      once(this.revocation, "revocation");
+      this.revocation = Objects.requireNonNull(source, "source");
       return this;
     }
 
