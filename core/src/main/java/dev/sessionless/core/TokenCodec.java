@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.Json;
+import dev.sessionless.core.internal.RejectionBursts;
 import dev.sessionless.core.internal.SafeListener;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,6 +63,7 @@ public final class TokenCodec {
   private final VerificationCache cache;
   private final String tokenType;
   private final SessionlessListener listener;
+  private final RejectionBursts bursts = new RejectionBursts();
 
   private TokenCodec(Builder b) {
     this.keys = b.keys;
@@ -142,12 +144,12 @@ public final class TokenCodec {
    */
   public SessionToken decode(String token) {
     if (token == null) {
-      listener.tokenRejected(Reason.MALFORMED);
+      rejected(Reason.MALFORMED);
       throw new TokenException(Reason.MALFORMED, "no token was given");
     }
     int n = token.length();
     if (n > maxTokenLength) {
-      listener.tokenRejected(Reason.TOO_LARGE);
+      rejected(Reason.TOO_LARGE);
       throw new TokenException(Reason.TOO_LARGE,
           "the token is " + n + " characters, over the limit of " + maxTokenLength);
     }
@@ -166,18 +168,24 @@ public final class TokenCodec {
       }
       keys.verifiedWith(result.key);
     } catch (TokenException e) {
-      listener.tokenRejected(e.reason());
+      rejected(e.reason());
       throw e;
     } catch (RuntimeException e) {
       // Not the token's fault: a bug, a broken key source or a missing JCA algorithm. Saying
       // MALFORMED here would log every user out without anyone noticing.
-      listener.tokenRejected(Reason.INTERNAL);
+      rejected(Reason.INTERNAL);
       throw new TokenException(Reason.INTERNAL,
           "decoding failed on this side, not because of the token (" + e.getClass().getName()
               + "): see the cause; this is a bug or a broken deployment", e);
     }
     listener.tokenVerified(result.key.kid(), result.key.algorithm(), cacheHit);
     return result;
+  }
+
+  /** The rejection path's bookkeeping: the listener, and JFR's burst count (never on an accepted token). */
+  private void rejected(Reason reason) {
+    listener.tokenRejected(reason);
+    bursts.rejected(Math.floorDiv(clock.millis(), 1000));
   }
 
   // --------------------------------------------------------------------------------- builder
