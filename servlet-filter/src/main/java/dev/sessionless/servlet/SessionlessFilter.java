@@ -3,6 +3,7 @@ package dev.sessionless.servlet;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.internal.FilterRun;
@@ -207,6 +208,8 @@ public final class SessionlessFilter implements Filter {
     String header;
     BadAttribute badAttribute;
     Boolean cookieSecure;
+    SessionlessListener listener = SessionlessListener.NONE;
+    private boolean listenerSet;
 
     private Builder() {}
 
@@ -383,6 +386,22 @@ public final class SessionlessFilter implements Filter {
     public Builder header(String name) {
       once(this.header, "header");
       this.header = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /**
+     * Told of every token the filter's codec verifies, rejects or makes, every session cookie
+     * written (its size and number of chunks) and every token refused (by reason: a rejection
+     * starts a fresh session, {@code INTERNAL} is a server error); {@link
+     * SessionlessListener#NONE} if not set. Its exceptions are caught and logged once, never
+     * reaching the request.
+     */
+    public Builder listener(SessionlessListener listener) {
+      if (listenerSet) {
+        throw new IllegalStateException("listener was already set");
+      }
+      this.listener = Objects.requireNonNull(listener, "listener");
+      listenerSet = true;
       return this;
     }
 
