@@ -140,6 +140,7 @@ public final class SessionlessMetrics implements SessionlessListener {
    */
   public SessionlessMetrics watch(Keyring keyring) {
     this.watched = Objects.requireNonNull(keyring, "keyring");
+    keyCount.set(keyring.current().keys().size());
     syncKids(keyring.current());
     return this;
   }
