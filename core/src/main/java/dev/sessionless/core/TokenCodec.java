@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.Json;
+import dev.sessionless.core.internal.RejectionBursts;
+import dev.sessionless.core.internal.SafeListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -61,6 +63,8 @@ public final class TokenCodec {
   private final VerificationCache cache;
   private final String tokenType;
   private final RevocationSource revocation;
+  private final SessionlessListener listener;
+  private final RejectionBursts bursts = new RejectionBursts();
 
   private TokenCodec(Builder b) {
     this.keys = b.keys;
@@ -74,6 +78,7 @@ public final class TokenCodec {
         b.clockSkew.getSeconds(), b.clock, b.maxTokenLength, b.mapper);
     this.cache = b.cacheSize == 0 ? null : new VerificationCache(b.cacheSize, verifier, b.clock);
     this.revocation = b.revocation;
+    this.listener = SafeListener.wrap(b.listener);
   }
 
   /** A builder; {@code keys}, {@code issuer}, {@code audience} and {@code timeToLive} are required. */
@@ -125,7 +130,10 @@ public final class TokenCodec {
           + " is not before the token's expiry " + java.time.Instant.ofEpochSecond(exp)
           + ": such a token would never be valid; move notBefore earlier or the time-to-live later");
     }
-    return writer.write(key, claims, now, exp);
+    String token = writer.write(key, claims, now, exp);
+    keys.signedWith(key);
+    listener.tokenEncoded(key.kid(), algorithm, token.length());
+    return token;
   }
 
   // ---------------------------------------------------------------------------------- decode
@@ -141,41 +149,51 @@ public final class TokenCodec {
    */
   public SessionToken decode(String token) {
     if (token == null) {
+      rejected(Reason.MALFORMED);
       throw new TokenException(Reason.MALFORMED, "no token was given");
     }
     int n = token.length();
     if (n > maxTokenLength) {
+      rejected(Reason.TOO_LARGE);
       throw new TokenException(Reason.TOO_LARGE,
           "the token is " + n + " characters, over the limit of " + maxTokenLength);
     }
+    SessionToken result;
+    boolean cacheHit = false;
     try {
       KeySet set = keys.current();
-      if (cache != null) {
-        SessionToken hit = cache.getOrNull(token, set);
-        if (hit != null) {
-          if (revocation != null) {
-            RevocationCheck.check(revocation, hit);
-          }
-          return hit;
+      result = cache == null ? null : cache.getOrNull(token, set);
+      if (result != null) {
+        cacheHit = true;
+      } else {
+        result = verifier.verify(token, n, set);
+        if (cache != null) {
+          cache.put(token, result);
         }
       }
-      SessionToken verified = verifier.verify(token, n, set);
-      if (cache != null) {
-        cache.put(token, verified);
-      }
       if (revocation != null) {
-        RevocationCheck.check(revocation, verified);
+        RevocationCheck.check(revocation, result);
       }
-      return verified;
+      keys.verifiedWith(result.key);
     } catch (TokenException e) {
+      rejected(e.reason());
       throw e;
     } catch (RuntimeException e) {
       // Not the token's fault: a bug, a broken key source or a missing JCA algorithm. Saying
       // MALFORMED here would log every user out without anyone noticing.
+      rejected(Reason.INTERNAL);
       throw new TokenException(Reason.INTERNAL,
           "decoding failed on this side, not because of the token (" + e.getClass().getName()
               + "): see the cause; this is a bug or a broken deployment", e);
     }
+    listener.tokenVerified(result.key.kid(), result.key.algorithm(), cacheHit);
+    return result;
+  }
+
+  /** The rejection path's bookkeeping: the listener, and JFR's burst count (never on an accepted token). */
+  private void rejected(Reason reason) {
+    listener.tokenRejected(reason);
+    bursts.rejected(Math.floorDiv(clock.millis(), 1000));
   }
 
   // --------------------------------------------------------------------------------- builder
@@ -202,6 +220,8 @@ public final class TokenCodec {
     private ObjectMapper mapper;
     private String tokenType;
     private RevocationSource revocation;
+    private SessionlessListener listener = SessionlessListener.NONE;
+    private boolean listenerSet;
 
     private Builder() {}
 
@@ -342,6 +362,20 @@ public final class TokenCodec {
     public Builder revocation(RevocationSource source) {
       once(this.revocation, "revocation");
       this.revocation = Objects.requireNonNull(source, "source");
+      return this;
+    }
+
+    /**
+     * Told of every token verified (with or without the cache), rejected and made; {@link
+     * SessionlessListener#NONE} if not set. Its exceptions are caught and logged once, never
+     * passed to the caller of {@code encode} or {@code decode}.
+     */
+    public Builder listener(SessionlessListener listener) {
+      if (listenerSet) {
+        throw new IllegalStateException("listener was already set");
+      }
+      this.listener = Objects.requireNonNull(listener, "listener");
+      listenerSet = true;
       return this;
     }
 

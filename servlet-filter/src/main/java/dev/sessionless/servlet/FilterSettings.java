@@ -118,7 +118,7 @@ final class FilterSettings {
           b.cookieMaxAge == null ? -1 : b.cookieMaxAge.getSeconds(), site, chunks, secure(b, name, site));
     }
     TokenCodec.Builder codec = TokenCodec.builder().keys(b.keys).clock(c).objectMapper(m)
-        .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength());
+        .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength()).listener(b.listener);
     if (b.algorithm != null) {
       codec.algorithm(b.algorithm);
     }
@@ -134,6 +134,6 @@ final class FilterSettings {
     return new Settings(codec.build(), new AttributeCodec(m, b.types), carrier, c,
         (int) inactive.getSeconds(), absolute.getSeconds(), fraction,
         b.badAttribute == SessionlessFilter.BadAttribute.NEW_SESSION,
-        b.revocation instanceof RevocationStore ? (RevocationStore) b.revocation : null);
+        b.revocation instanceof RevocationStore ? (RevocationStore) b.revocation : null, b.listener);
   }
 }

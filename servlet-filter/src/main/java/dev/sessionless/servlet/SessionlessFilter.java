@@ -5,6 +5,7 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.internal.FilterRun;
@@ -264,6 +265,8 @@ public final class SessionlessFilter implements Filter {
     BadAttribute badAttribute;
     Boolean cookieSecure;
     RevocationSource revocation;
+    SessionlessListener listener = SessionlessListener.NONE;
+    private boolean listenerSet;
 
     private Builder() {}
 
@@ -453,6 +456,22 @@ public final class SessionlessFilter implements Filter {
     public Builder revocation(RevocationSource source) {
       once(this.revocation, "revocation");
       this.revocation = Objects.requireNonNull(source, "source");
+      return this;
+    }
+
+    /**
+     * Told of every token the filter's codec verifies, rejects or makes, every session cookie
+     * written (its size and number of chunks) and every token refused (by reason: a rejection
+     * starts a fresh session, {@code INTERNAL} is a server error); {@link
+     * SessionlessListener#NONE} if not set. Its exceptions are caught and logged once, never
+     * reaching the request.
+     */
+    public Builder listener(SessionlessListener listener) {
+      if (listenerSet) {
+        throw new IllegalStateException("listener was already set");
+      }
+      this.listener = Objects.requireNonNull(listener, "listener");
+      listenerSet = true;
       return this;
     }
 

@@ -191,6 +191,7 @@ public final class RequestSession {
   private RuntimeException failed(RuntimeException e) {
     failed = true;
     settings.log.internalFailure(e);
+    settings.listener.sessionRejected(TokenException.Reason.INTERNAL);
     return e;
   }
 
@@ -200,6 +201,7 @@ public final class RequestSession {
 
   private void reject(TokenException.Reason reason) {
     settings.log.rejected(reason);
+    settings.listener.sessionRejected(reason);
     rejected(reason);
   }
 
@@ -428,6 +430,9 @@ public final class RequestSession {
       return false;
     }
     written = now;
+    if (text != null) {
+      settings.cookiesWritten(now);
+    }
     return true;
   }
 
