@@ -106,6 +106,7 @@ public final class Cluster implements AutoCloseable {
 
   private Node startNode(int port) {
     Server server = new Server();
+    server.setStopTimeout(0); // a kill, not a graceful shutdown: requests in flight fail
     LettuceConnectionFactory connections = null;
     try {
       ServerConnector connector = new ServerConnector(server);
