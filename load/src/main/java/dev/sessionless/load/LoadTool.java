@@ -230,34 +230,9 @@ public final class LoadTool {
 
   /** The cluster demo's side-by-side table: what each system lost through the same faults. */
   private void compareFaults() {
-    if (faults.isEmpty()) {
-      return;
+    if (!faults.isEmpty()) {
+      md.append(Faults.table(faults, workloads.get("faults"), options.users, options.think, NODES));
     }
-    md.append("## Faults under load: node ").append(Faults.NODE).append(" killed and restarted, key rotated\n\n")
-        .append(options.users).append(" users per system, think time ").append(options.think.toMillis())
-        .append(" ms; the session-sticky users on the killed node are ").append(usersOn(Faults.NODE)).append(".\n\n")
-        .append("| system | journeys completed | carts lost | sessions lost | requests failed | p50 | p99 | largest Cookie header |\n")
-        .append("|---|---|---|---|---|---|---|---|\n");
-    faults.forEach((system, o) -> {
-      ShopWorkload shop = workloads.get("faults").get(system);
-      PhaseResult r = o.result();
-      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s | %s | %d bytes |%n", system,
-          shop.journeysCompleted(), shop.cartsLost(), shop.sessionsLost(), r.errors(), ms(r.p50()), ms(r.p99()),
-          shop.maxCookieBytes()));
-    });
-    md.append('\n');
-    faults.forEach((system, o) -> md.append("- ").append(system).append(": ")
-        .append(String.join(", ", o.events().stream().map(Faults.Event::toString).toList())).append('\n'));
-    md.append('\n');
-  }
-
-  /** Users of a faults run whose sticky home is {@code node}. */
-  private int usersOn(int node) {
-    int n = 0;
-    for (int id = 0; id < options.users; id++) {
-      n += id % NODES == node ? 1 : 0;
-    }
-    return n;
   }
 
   /** Whether Sessionless lost a session or a cart in any profile; says so on {@code progress}. */
@@ -372,19 +347,26 @@ public final class LoadTool {
 
   private void comparePeak() {
     UslFit a = fits.get("sessionless");
-    UslFit b = fits.get("session-sticky");
-    if (a == null || b == null) {
+    if (a == null) {
       return;
     }
-    md.append("## Sessionless vs sticky in-memory sessions (closed ramp, same run, interleaved)\n\n| users | ratio of throughput |\n|---|---|\n");
-    List<Map<String, Object>> ratios = new ArrayList<>();
-    for (int i = 0; i < Math.min(a.points().size(), b.points().size()); i++) {
-      double ratio = a.points().get(i).throughput() / b.points().get(i).throughput();
-      ratios.add(Map.of("users", a.points().get(i).concurrency(), "ratio", ratio));
-      md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", a.points().get(i).concurrency(), ratio));
+    for (String other : List.of("session-sticky", "spring-session-redis")) {
+      UslFit b = fits.get(other);
+      if (b == null) {
+        continue;
+      }
+      md.append("## Sessionless vs ").append(other)
+          .append(" (closed ramp, same run, interleaved)\n\n| users | ratio of throughput |\n|---|---|\n");
+      List<Map<String, Object>> ratios = new ArrayList<>();
+      for (int i = 0; i < Math.min(a.points().size(), b.points().size()); i++) {
+        double ratio = a.points().get(i).throughput() / b.points().get(i).throughput();
+        ratios.add(Map.of("users", a.points().get(i).concurrency(), "ratio", ratio));
+        md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", a.points().get(i).concurrency(), ratio));
+      }
+      md.append('\n');
+      json.put(other.equals("session-sticky") ? "sessionlessOverStickyThroughput" : "sessionlessOverSpringSessionThroughput",
+          ratios);
     }
-    md.append('\n');
-    json.put("sessionlessOverStickyThroughput", ratios);
   }
 
   private void table(String profile, List<PhaseResult> steps, ShopWorkload shop) {

@@ -1,9 +1,11 @@
 package dev.sessionless.load.internal;
 
+import dev.sessionless.load.PhaseResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +76,39 @@ public final class Faults {
 
   /** A step's result and the faults that hit it. */
   public record Outcome<T>(T result, List<Event> events) {}
+
+  /**
+   * The side-by-side Markdown table of a faults run: per system, journeys completed, carts and
+   * sessions lost, requests failed, p50/p99 and the largest Cookie header, then the faults' times.
+   */
+  public static String table(Map<String, Outcome<PhaseResult>> outcomes, Map<String, ShopWorkload> shops, int users,
+      Duration think, int nodes) {
+    int onNode = 0;
+    for (int id = 0; id < users; id++) {
+      onNode += id % nodes == NODE ? 1 : 0;
+    }
+    StringBuilder md = new StringBuilder();
+    md.append("## Faults under load: node ").append(NODE).append(" killed and restarted, key rotated\n\n")
+        .append(users).append(" users per system, think time ").append(think.toMillis())
+        .append(" ms; the session-sticky users on the killed node are ").append(onNode).append(".\n\n")
+        .append("| system | journeys completed | carts lost | sessions lost | requests failed | p50 | p99 | largest Cookie header |\n")
+        .append("|---|---|---|---|---|---|---|---|\n");
+    outcomes.forEach((system, o) -> {
+      ShopWorkload shop = shops.get(system);
+      PhaseResult r = o.result();
+      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s | %s | %d bytes |%n", system,
+          shop.journeysCompleted(), shop.cartsLost(), shop.sessionsLost(), r.errors(), ms(r.p50()), ms(r.p99()),
+          shop.maxCookieBytes()));
+    });
+    md.append('\n');
+    outcomes.forEach((system, o) -> md.append("- ").append(system).append(": ")
+        .append(String.join(", ", o.events().stream().map(Event::toString).toList())).append('\n'));
+    return md.append('\n').toString();
+  }
+
+  private static String ms(double v) {
+    return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.1f ms", v);
+  }
 
   private static void schedule(ScheduledExecutorService timer, long start, long atNanos, List<Event> events,
       String what, Runnable fault) {

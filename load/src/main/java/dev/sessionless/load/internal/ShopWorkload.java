@@ -182,9 +182,9 @@ public final class ShopWorkload implements Workload {
       int itemsNow = Integer.parseInt(held[1].substring("items=".length()));
       int expectViewed = action.equals("browse") ? Math.min(viewed + 1, 5) : viewed;
       int expectItems = action.equals("add") ? added + 1 : added;
-      if (retry && action.equals("checkout") && itemsNow == 0) {
+      if (retry && action.equals("checkout") && itemsNow == 0 && viewedNow >= expectViewed) {
         // the first attempt checked the cart out and its reply was lost (a node died): the
-        // order went through, nothing is lost
+        // order went through and the rest of the session is there, so nothing is lost
         journeys.increment();
         added = 0;
         cartShrank = false;
