@@ -1,34 +1,15 @@
 package dev.sessionless.benchmarks;
 
-import static dev.sessionless.benchmarks.Fixtures.AUDIENCE;
-import static dev.sessionless.benchmarks.Fixtures.B64URL_DECODER;
-import static dev.sessionless.benchmarks.Fixtures.ISSUER;
-import static dev.sessionless.benchmarks.Fixtures.MAPPER;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import com.nimbusds.jose.crypto.DirectDecrypter;
-import com.nimbusds.jwt.EncryptedJWT;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
-import com.nimbusds.jose.proc.SecurityContext;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
-import java.nio.charset.StandardCharsets;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
-import org.jose4j.jwa.AlgorithmConstraints;
-import org.jose4j.jwe.ContentEncryptionAlgorithmIdentifiers;
-import org.jose4j.jwe.KeyManagementAlgorithmIdentifiers;
 import org.jose4j.jwt.JwtClaims;
-import org.jose4j.jwt.consumer.JwtConsumer;
-import org.jose4j.jwt.consumer.JwtConsumerBuilder;
-import org.jose4j.keys.AesKey;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -71,34 +52,20 @@ public class DirA256GcmDecryptBenchmark {
   String token;
   SecretKey aesKey;
   TokenCodec sessionless;
-  DirectDecrypter nimbusDecrypter;
-  DefaultJWTClaimsVerifier<SecurityContext> nimbusClaimsVerifier;
-  JwtConsumer jose4j;
+  NimbusTokens nimbus;
+  Jose4jTokens jose4j;
 
   @Setup
   public void setup() throws Exception {
     byte[] secret = Fixtures.secret(32, 4096);
-    aesKey = new SecretKeySpec(secret, "AES");
-    sessionless = Fixtures.codec(TokenKey.secret(Fixtures.KID, Algorithm.DIR_A256GCM, secret), 0);
+    TokenKey key = TokenKey.secret(Fixtures.KID, Algorithm.DIR_A256GCM, secret);
+    sessionless = Fixtures.codec(key, 0);
     token = sessionless.encode(Fixtures.claims(Fixtures.stateOfJsonSize(stateBytes)));
     Fixtures.checkSize("the state", sessionless.decode(token).stateJson().length(), stateBytes);
-
-    nimbusDecrypter = new DirectDecrypter(aesKey);
-    nimbusClaimsVerifier = new DefaultJWTClaimsVerifier<>(
-        AUDIENCE, new JWTClaimsSet.Builder().issuer(ISSUER).build(), Set.of("exp"));
-
-    jose4j = new JwtConsumerBuilder()
-        .setDecryptionKey(new AesKey(secret))
-        .setDisableRequireSignature()
-        .setEnableRequireEncryption()
-        .setJweAlgorithmConstraints(
-            AlgorithmConstraints.ConstraintType.PERMIT, KeyManagementAlgorithmIdentifiers.DIRECT)
-        .setJweContentEncryptionAlgorithmConstraints(
-            AlgorithmConstraints.ConstraintType.PERMIT, ContentEncryptionAlgorithmIdentifiers.AES_256_GCM)
-        .setRequireExpirationTime()
-        .setExpectedIssuer(ISSUER)
-        .setExpectedAudience(AUDIENCE)
-        .build();
+    PeerTokens.Keys keys = PeerTokens.keys(key);
+    aesKey = keys.secretKey();
+    nimbus = new NimbusTokens(key, keys, PeerTokens.Profile.SESSION, false);
+    jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
 
     Fixtures.mustAccept("sessionless", this::sessionless);
     Fixtures.mustAccept("nimbus", this::nimbus);
@@ -126,43 +93,16 @@ public class DirA256GcmDecryptBenchmark {
 
   @Benchmark
   public JWTClaimsSet nimbus() throws Exception {
-    EncryptedJWT jwt = EncryptedJWT.parse(token);
-    jwt.decrypt(nimbusDecrypter);
-    JWTClaimsSet claims = jwt.getJWTClaimsSet();
-    nimbusClaimsVerifier.verify(claims, null);
-    return claims;
+    return nimbus.decode(token);
   }
 
   @Benchmark
   public JwtClaims jose4j() throws Exception {
-    return jose4j.processToClaims(token);
+    return jose4j.decode(token);
   }
 
   @Benchmark
   public JsonNode naiveJca(ThreadCipher t) throws Exception {
-    String jwe = token;
-    int d1 = jwe.indexOf('.');
-    int d2 = jwe.indexOf('.', d1 + 1);
-    int d3 = jwe.indexOf('.', d2 + 1);
-    int d4 = jwe.indexOf('.', d3 + 1);
-    if (d1 < 0 || d2 != d1 + 1 || d3 < 0 || d4 < 0 || jwe.indexOf('.', d4 + 1) >= 0) {
-      throw new SecurityException("not a compact dir JWE");
-    }
-    Fixtures.checkHeader(B64URL_DECODER.decode(jwe.substring(0, d1)), "dir", "A256GCM");
-    byte[] iv = B64URL_DECODER.decode(jwe.substring(d2 + 1, d3));
-    byte[] ciphertext = B64URL_DECODER.decode(jwe.substring(d3 + 1, d4));
-    byte[] tag = B64URL_DECODER.decode(jwe.substring(d4 + 1));
-    if (iv.length != 12 || tag.length != 16) {
-      throw new SecurityException("bad IV or tag length");
-    }
-    byte[] ciphertextAndTag = new byte[ciphertext.length + tag.length]; // what JCA's GCM expects
-    System.arraycopy(ciphertext, 0, ciphertextAndTag, 0, ciphertext.length);
-    System.arraycopy(tag, 0, ciphertextAndTag, ciphertext.length, tag.length);
-    Cipher c = t.cipher;
-    c.init(Cipher.DECRYPT_MODE, aesKey, new GCMParameterSpec(128, iv));
-    c.updateAAD(jwe.substring(0, d1).getBytes(StandardCharsets.US_ASCII));
-    byte[] plain = c.doFinal(ciphertextAndTag);
-    JsonNode claims = MAPPER.readTree(plain);
-    return Fixtures.checkClaims(claims, Fixtures.nowSeconds());
+    return NaiveJose.dirDecode(t.cipher, aesKey, token);
   }
 }

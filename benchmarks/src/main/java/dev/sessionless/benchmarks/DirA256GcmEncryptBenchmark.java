@@ -1,27 +1,15 @@
 package dev.sessionless.benchmarks;
 
-import static dev.sessionless.benchmarks.Fixtures.AUDIENCE;
-import static dev.sessionless.benchmarks.Fixtures.ISSUER;
 import static dev.sessionless.benchmarks.Fixtures.KID;
 import static dev.sessionless.benchmarks.Fixtures.SESSION_ID;
-import static dev.sessionless.benchmarks.Fixtures.SUBJECT;
-import static dev.sessionless.benchmarks.Fixtures.TTL_SECONDS;
 
-import com.nimbusds.jose.EncryptionMethod;
-import com.nimbusds.jose.JWEAlgorithm;
-import com.nimbusds.jose.JWEHeader;
-import com.nimbusds.jose.crypto.DirectEncrypter;
-import com.nimbusds.jwt.EncryptedJWT;
-import com.nimbusds.jwt.JWTClaimsSet;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
-import java.util.Date;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.spec.SecretKeySpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -56,19 +44,20 @@ public class DirA256GcmEncryptBenchmark {
   int stateBytes;
 
   Map<String, Object> state;
+  Map<String, Object> peerClaims;
   Claims claims;
   TokenCodec sessionless;
-  JWEHeader nimbusHeader;
-  DirectEncrypter nimbusEncrypter;
+  NimbusTokens nimbus;
 
   @Setup
   public void setup() throws Exception {
     byte[] secret = Fixtures.secret(32, 4096);
     state = Fixtures.stateOfJsonSize(stateBytes);
+    peerClaims = Map.of("st", state);
     claims = Fixtures.claims(state);
-    sessionless = Fixtures.codec(TokenKey.secret(KID, Algorithm.DIR_A256GCM, secret), 0);
-    nimbusHeader = new JWEHeader.Builder(JWEAlgorithm.DIR, EncryptionMethod.A256GCM).keyID(KID).build();
-    nimbusEncrypter = new DirectEncrypter(new SecretKeySpec(secret, "AES"));
+    TokenKey key = TokenKey.secret(KID, Algorithm.DIR_A256GCM, secret);
+    sessionless = Fixtures.codec(key, 0);
+    nimbus = new NimbusTokens(key, PeerTokens.keys(key), PeerTokens.Profile.SESSION, false);
 
     for (String token : new String[] {sessionless(), nimbus()}) {
       SessionToken t = Fixtures.mustAccept("sessionless", () -> sessionless.decode(token));
@@ -86,18 +75,6 @@ public class DirA256GcmEncryptBenchmark {
 
   @Benchmark
   public String nimbus() throws Exception {
-    long now = Fixtures.nowSeconds();
-    JWTClaimsSet c = new JWTClaimsSet.Builder()
-        .issuer(ISSUER)
-        .audience(AUDIENCE)
-        .subject(SUBJECT)
-        .issueTime(new Date(now * 1000))
-        .expirationTime(new Date((now + TTL_SECONDS) * 1000))
-        .jwtID(SESSION_ID)
-        .claim("st", state)
-        .build();
-    EncryptedJWT jwt = new EncryptedJWT(nimbusHeader, c);
-    jwt.encrypt(nimbusEncrypter);
-    return jwt.serialize();
+    return nimbus.encode(peerClaims);
   }
 }

@@ -1,28 +1,15 @@
 package dev.sessionless.benchmarks;
 
-import static dev.sessionless.benchmarks.Fixtures.AUDIENCE;
-import static dev.sessionless.benchmarks.Fixtures.ISSUER;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.proc.SecurityContext;
-import com.nimbusds.jose.proc.SingleKeyJWSKeySelector;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
-import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
+import java.security.PublicKey;
 import java.security.Signature;
-import java.security.interfaces.ECPublicKey;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.jose4j.jwa.AlgorithmConstraints;
-import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jwt.JwtClaims;
-import org.jose4j.jwt.consumer.JwtConsumer;
-import org.jose4j.jwt.consumer.JwtConsumerBuilder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -62,10 +49,10 @@ public class Es256VerifyBenchmark {
   int payloadBytes;
 
   String token;
-  ECPublicKey publicKey;
+  PublicKey publicKey;
   TokenCodec sessionless;
-  DefaultJWTProcessor<SecurityContext> nimbus;
-  JwtConsumer jose4j;
+  NimbusTokens nimbus;
+  Jose4jTokens jose4j;
 
   @Setup
   public void setup() throws Exception {
@@ -73,21 +60,10 @@ public class Es256VerifyBenchmark {
     sessionless = Fixtures.codec(key, 0);
     token = sessionless.encode(Fixtures.claims(Fixtures.stateForPayload(payloadBytes)));
     Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
-    publicKey = Fixtures.ecPublicKey(key);
-
-    nimbus = new DefaultJWTProcessor<>();
-    nimbus.setJWSKeySelector(new SingleKeyJWSKeySelector<>(JWSAlgorithm.ES256, publicKey));
-    nimbus.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
-        AUDIENCE, new JWTClaimsSet.Builder().issuer(ISSUER).build(), Set.of("exp")));
-
-    jose4j = new JwtConsumerBuilder()
-        .setVerificationKey(publicKey)
-        .setJwsAlgorithmConstraints(
-            AlgorithmConstraints.ConstraintType.PERMIT, AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256)
-        .setRequireExpirationTime()
-        .setExpectedIssuer(ISSUER)
-        .setExpectedAudience(AUDIENCE)
-        .build();
+    PeerTokens.Keys keys = PeerTokens.keys(key.publicOnly());
+    publicKey = keys.publicKey;
+    nimbus = new NimbusTokens(key.publicOnly(), keys, PeerTokens.Profile.SESSION, false);
+    jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
 
     Fixtures.mustAccept("sessionless", this::sessionless);
     Fixtures.mustAccept("nimbus", this::nimbus);
@@ -121,11 +97,11 @@ public class Es256VerifyBenchmark {
 
   @Benchmark
   public JWTClaimsSet nimbus() throws Exception {
-    return nimbus.process(token, null);
+    return nimbus.decode(token);
   }
 
   @Benchmark
   public JwtClaims jose4j() throws Exception {
-    return jose4j.processToClaims(token);
+    return jose4j.decode(token);
   }
 }

@@ -198,21 +198,26 @@ final class Fixtures {
 
   /** The naive claim checks: {@code exp} in the future, {@code iss} equal, {@code aud} equal or contained. */
   static JsonNode checkClaims(JsonNode claims, long now) {
+    return checkClaims(claims, now, ISSUER, AUDIENCE);
+  }
+
+  /** {@link #checkClaims(JsonNode, long)} for another issuer and audience. */
+  static JsonNode checkClaims(JsonNode claims, long now, String issuer, String audience) {
     JsonNode exp = claims.get("exp");
     if (exp == null || !exp.canConvertToLong() || now >= exp.longValue()) {
       throw new SecurityException("expired or no exp");
     }
     JsonNode iss = claims.get("iss");
-    if (iss == null || !ISSUER.equals(iss.textValue())) {
+    if (iss == null || !issuer.equals(iss.textValue())) {
       throw new SecurityException("wrong issuer");
     }
     JsonNode aud = claims.get("aud");
     boolean audOk = false;
     if (aud != null && aud.isTextual()) {
-      audOk = AUDIENCE.equals(aud.textValue());
+      audOk = audience.equals(aud.textValue());
     } else if (aud != null && aud.isArray()) {
       for (JsonNode a : aud) {
-        if (AUDIENCE.equals(a.textValue())) {
+        if (audience.equals(a.textValue())) {
           audOk = true;
           break;
         }
@@ -226,7 +231,15 @@ final class Fixtures {
 
   /** Checks a decoded JOSE header's {@code alg} (and {@code enc}); the classic JWT bug is skipping it. */
   static void checkHeader(byte[] headerJson, String alg, String enc) throws java.io.IOException {
+    checkHeader(headerJson, alg, enc, null);
+  }
+
+  /** {@link #checkHeader(byte[], String, String)}, and the {@code typ} required when {@code typ} is not null. */
+  static void checkHeader(byte[] headerJson, String alg, String enc, String typ) throws java.io.IOException {
     JsonNode h = MAPPER.readTree(headerJson);
+    if (typ != null && !typ.equals(h.path("typ").textValue())) {
+      throw new SecurityException("unexpected typ");
+    }
     if (!alg.equals(h.path("alg").textValue())
         || (enc != null && !enc.equals(h.path("enc").textValue()))
         || h.has("crit") || h.has("zip")) {
@@ -286,12 +299,19 @@ final class Fixtures {
    */
   static JsonNode jdkVerify(java.security.Signature s, String jws, String alg, int signatureBytes)
       throws Exception {
+    return jdkVerify(s, jws, alg, signatureBytes, PeerTokens.Profile.SESSION);
+  }
+
+  /** {@link #jdkVerify(java.security.Signature, String, String, int)} for a profile's issuer, audience and {@code typ}. */
+  static JsonNode jdkVerify(
+      java.security.Signature s, String jws, String alg, int signatureBytes, PeerTokens.Profile profile)
+      throws Exception {
     int d1 = jws.indexOf('.');
     int d2 = jws.indexOf('.', d1 + 1);
     if (d1 < 0 || d2 < 0 || jws.indexOf('.', d2 + 1) >= 0) {
       throw new SecurityException("not a compact JWS");
     }
-    checkHeader(B64URL_DECODER.decode(jws.substring(0, d1)), alg, null);
+    checkHeader(B64URL_DECODER.decode(jws.substring(0, d1)), alg, null, profile.type());
     byte[] sig = B64URL_DECODER.decode(jws.substring(d2 + 1));
     if (signatureBytes != 0 && sig.length != signatureBytes) {
       throw new SecurityException("an " + alg + " signature is " + signatureBytes + " bytes");
@@ -301,6 +321,6 @@ final class Fixtures {
       throw new SecurityException("bad signature");
     }
     JsonNode claims = MAPPER.readTree(B64URL_DECODER.decode(jws.substring(d1 + 1, d2)));
-    return checkClaims(claims, nowSeconds());
+    return checkClaims(claims, nowSeconds(), profile.issuer(), profile.audience());
   }
 }

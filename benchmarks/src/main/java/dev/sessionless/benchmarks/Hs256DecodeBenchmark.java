@@ -1,38 +1,15 @@
 package dev.sessionless.benchmarks;
 
-import static dev.sessionless.benchmarks.Fixtures.AUDIENCE;
-import static dev.sessionless.benchmarks.Fixtures.B64URL_DECODER;
-import static dev.sessionless.benchmarks.Fixtures.ISSUER;
-import static dev.sessionless.benchmarks.Fixtures.MAPPER;
-
-import com.auth0.jwt.JWT;
-import com.auth0.jwt.JWTVerifier;
 import com.auth0.jwt.interfaces.DecodedJWT;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.proc.SecurityContext;
-import com.nimbusds.jose.proc.SingleKeyJWSKeySelector;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
-import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
-import io.jsonwebtoken.Jws;
-import io.jsonwebtoken.JwtParser;
-import io.jsonwebtoken.Jwts;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.Set;
+import dev.sessionless.core.TokenKey;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
-import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
-import org.jose4j.jwa.AlgorithmConstraints;
-import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jwt.JwtClaims;
-import org.jose4j.jwt.consumer.JwtConsumer;
-import org.jose4j.jwt.consumer.JwtConsumerBuilder;
-import org.jose4j.keys.HmacKey;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -82,39 +59,23 @@ public class Hs256DecodeBenchmark {
   String token;
   byte[] secret;
   TokenCodec sessionless;
-  JwtConsumer jose4j;
-  DefaultJWTProcessor<SecurityContext> nimbus;
-  JwtParser jjwt;
-  JWTVerifier javaJwt;
+  Jose4jTokens jose4j;
+  NimbusTokens nimbus;
+  JjwtTokens jjwt;
+  JavaJwtTokens javaJwt;
 
   @Setup
   public void setup() throws Exception {
     secret = Fixtures.secret(32, 256);
-    sessionless = Fixtures.codec(Fixtures.hs256Key(secret), 0);
+    TokenKey key = Fixtures.hs256Key(secret);
+    sessionless = Fixtures.codec(key, 0);
     token = sessionless.encode(Fixtures.claims(Fixtures.stateForPayload(payloadBytes)));
     Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
-
-    jose4j = new JwtConsumerBuilder()
-        .setVerificationKey(new HmacKey(secret))
-        .setJwsAlgorithmConstraints(AlgorithmConstraints.ConstraintType.PERMIT, AlgorithmIdentifiers.HMAC_SHA256)
-        .setRequireExpirationTime()
-        .setExpectedIssuer(ISSUER)
-        .setExpectedAudience(AUDIENCE)
-        .build();
-
-    nimbus = new DefaultJWTProcessor<>();
-    nimbus.setJWSKeySelector(
-        new SingleKeyJWSKeySelector<>(JWSAlgorithm.HS256, new SecretKeySpec(secret, "HmacSHA256")));
-    nimbus.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
-        AUDIENCE, new JWTClaimsSet.Builder().issuer(ISSUER).build(), Set.of("exp")));
-
-    SecretKey hmacKey = new SecretKeySpec(secret, "HmacSHA256");
-    jjwt = Jwts.parser().verifyWith(hmacKey).requireIssuer(ISSUER).requireAudience(AUDIENCE).build();
-
-    javaJwt = JWT.require(com.auth0.jwt.algorithms.Algorithm.HMAC256(secret))
-        .withIssuer(ISSUER)
-        .withAudience(AUDIENCE)
-        .build();
+    PeerTokens.Keys keys = PeerTokens.keys(key);
+    jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
+    nimbus = new NimbusTokens(key, keys, PeerTokens.Profile.SESSION, false);
+    jjwt = new JjwtTokens(keys, PeerTokens.Profile.SESSION, false);
+    javaJwt = new JavaJwtTokens(keys, PeerTokens.Profile.SESSION);
 
     // Every peer must accept the very token it is timed on.
     Fixtures.mustAccept("sessionless", this::sessionless);
@@ -158,41 +119,26 @@ public class Hs256DecodeBenchmark {
 
   @Benchmark
   public JwtClaims jose4j() throws Exception {
-    return jose4j.processToClaims(token);
+    return jose4j.decode(token);
   }
 
   @Benchmark
   public JWTClaimsSet nimbus() throws Exception {
-    return nimbus.process(token, null);
+    return nimbus.decode(token);
   }
 
   @Benchmark
-  public Jws<io.jsonwebtoken.Claims> jjwt() {
-    return jjwt.parseSignedClaims(token);
+  public io.jsonwebtoken.Claims jjwt() {
+    return jjwt.decode(token);
   }
 
   @Benchmark
   public DecodedJWT javaJwt() {
-    return javaJwt.verify(token);
+    return javaJwt.decode(token);
   }
 
   @Benchmark
   public JsonNode naiveJca(ThreadMac t) throws Exception {
-    String jws = token;
-    int d1 = jws.indexOf('.');
-    int d2 = jws.indexOf('.', d1 + 1);
-    if (d1 < 0 || d2 < 0 || jws.indexOf('.', d2 + 1) >= 0) {
-      throw new SecurityException("not a compact JWS");
-    }
-    Fixtures.checkHeader(B64URL_DECODER.decode(jws.substring(0, d1)), "HS256", null);
-    Mac mac = t.mac;
-    mac.update(jws.getBytes(StandardCharsets.US_ASCII), 0, d2);
-    byte[] expected = mac.doFinal();
-    byte[] actual = B64URL_DECODER.decode(jws.substring(d2 + 1));
-    if (!MessageDigest.isEqual(expected, actual)) {
-      throw new SecurityException("bad signature");
-    }
-    JsonNode claims = MAPPER.readTree(B64URL_DECODER.decode(jws.substring(d1 + 1, d2)));
-    return Fixtures.checkClaims(claims, Fixtures.nowSeconds());
+    return NaiveJose.hs256Decode(t.mac, token);
   }
 }

@@ -1,37 +1,16 @@
 package dev.sessionless.benchmarks;
 
-import static dev.sessionless.benchmarks.Fixtures.AUDIENCE;
-import static dev.sessionless.benchmarks.Fixtures.B64URL_ENCODER;
-import static dev.sessionless.benchmarks.Fixtures.ISSUER;
-import static dev.sessionless.benchmarks.Fixtures.KID;
-import static dev.sessionless.benchmarks.Fixtures.MAPPER;
 import static dev.sessionless.benchmarks.Fixtures.SESSION_ID;
 import static dev.sessionless.benchmarks.Fixtures.SUBJECT;
-import static dev.sessionless.benchmarks.Fixtures.TTL_SECONDS;
 
-import com.auth0.jwt.JWT;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
-import io.jsonwebtoken.Jwts;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.Date;
+import dev.sessionless.core.TokenKey;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
-import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
-import org.jose4j.jws.AlgorithmIdentifiers;
-import org.jose4j.jws.JsonWebSignature;
-import org.jose4j.jwt.JwtClaims;
-import org.jose4j.jwt.NumericDate;
-import org.jose4j.keys.HmacKey;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -73,26 +52,28 @@ public class Hs256EncodeBenchmark {
 
   byte[] secret;
   Map<String, Object> state;
+  Map<String, Object> peerClaims;
   Claims claims;
   TokenCodec sessionless;
-  HmacKey jose4jKey;
-  JWSHeader nimbusHeader;
-  MACSigner nimbusSigner;
-  SecretKey jjwtKey;
-  com.auth0.jwt.algorithms.Algorithm javaJwtAlgorithm;
+  Jose4jTokens jose4j;
+  NimbusTokens nimbus;
+  JjwtTokens jjwt;
+  JavaJwtTokens javaJwt;
   String naiveHeader;
 
   @Setup
   public void setup() throws Exception {
     secret = Fixtures.secret(32, 256);
     state = Fixtures.stateForPayload(payloadBytes);
+    peerClaims = Map.of("st", state);
     claims = Fixtures.claims(state);
-    sessionless = Fixtures.codec(Fixtures.hs256Key(secret), 0);
-    jose4jKey = new HmacKey(secret);
-    nimbusHeader = new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(KID).build();
-    nimbusSigner = new MACSigner(secret);
-    jjwtKey = new SecretKeySpec(secret, "HmacSHA256");
-    javaJwtAlgorithm = com.auth0.jwt.algorithms.Algorithm.HMAC256(secret);
+    TokenKey key = Fixtures.hs256Key(secret);
+    sessionless = Fixtures.codec(key, 0);
+    PeerTokens.Keys keys = PeerTokens.keys(key);
+    jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
+    nimbus = new NimbusTokens(key, keys, PeerTokens.Profile.SESSION, false);
+    jjwt = new JjwtTokens(keys, PeerTokens.Profile.SESSION, false);
+    javaJwt = new JavaJwtTokens(keys, PeerTokens.Profile.SESSION);
     naiveHeader = Fixtures.encodedHeader("HS256");
 
     // Each library's token must be a valid token of (about) the same size.
@@ -135,77 +116,26 @@ public class Hs256EncodeBenchmark {
 
   @Benchmark
   public String jose4j() throws Exception {
-    long now = Fixtures.nowSeconds();
-    JwtClaims c = new JwtClaims();
-    c.setIssuer(ISSUER);
-    c.setAudience(AUDIENCE);
-    c.setSubject(SUBJECT);
-    c.setIssuedAt(NumericDate.fromSeconds(now));
-    c.setExpirationTime(NumericDate.fromSeconds(now + TTL_SECONDS));
-    c.setJwtId(SESSION_ID);
-    c.setClaim("st", state);
-    JsonWebSignature jws = new JsonWebSignature();
-    jws.setPayload(c.toJson());
-    jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.HMAC_SHA256);
-    jws.setKeyIdHeaderValue(KID);
-    jws.setKey(jose4jKey);
-    return jws.getCompactSerialization();
+    return jose4j.encode(peerClaims);
   }
 
   @Benchmark
   public String nimbus() throws Exception {
-    long now = Fixtures.nowSeconds();
-    JWTClaimsSet c = new JWTClaimsSet.Builder()
-        .issuer(ISSUER)
-        .audience(AUDIENCE)
-        .subject(SUBJECT)
-        .issueTime(new Date(now * 1000))
-        .expirationTime(new Date((now + TTL_SECONDS) * 1000))
-        .jwtID(SESSION_ID)
-        .claim("st", state)
-        .build();
-    SignedJWT jwt = new SignedJWT(nimbusHeader, c);
-    jwt.sign(nimbusSigner);
-    return jwt.serialize();
+    return nimbus.encode(peerClaims);
   }
 
   @Benchmark
-  @SuppressWarnings("deprecation") // audience().single(): a plain-string "aud" like everyone else's
   public String jjwt() {
-    long now = Fixtures.nowSeconds();
-    return Jwts.builder()
-        .header().keyId(KID).and()
-        .issuer(ISSUER)
-        .audience().single(AUDIENCE)
-        .subject(SUBJECT)
-        .issuedAt(new Date(now * 1000))
-        .expiration(new Date((now + TTL_SECONDS) * 1000))
-        .id(SESSION_ID)
-        .claim("st", state)
-        .signWith(jjwtKey, Jwts.SIG.HS256)
-        .compact();
+    return jjwt.encode(peerClaims);
   }
 
   @Benchmark
   public String javaJwt() {
-    long now = Fixtures.nowSeconds();
-    return JWT.create()
-        .withKeyId(KID)
-        .withIssuer(ISSUER)
-        .withAudience(AUDIENCE)
-        .withSubject(SUBJECT)
-        .withIssuedAt(Instant.ofEpochSecond(now))
-        .withExpiresAt(Instant.ofEpochSecond(now + TTL_SECONDS))
-        .withJWTId(SESSION_ID)
-        .withClaim("st", state)
-        .sign(javaJwtAlgorithm);
+    return javaJwt.encode(peerClaims);
   }
 
   @Benchmark
   public String naiveJca(ThreadMac t) throws Exception {
-    byte[] json = MAPPER.writeValueAsBytes(Fixtures.claimsMap(state, Fixtures.nowSeconds()));
-    String signingInput = naiveHeader + '.' + B64URL_ENCODER.encodeToString(json);
-    byte[] mac = t.mac.doFinal(signingInput.getBytes(StandardCharsets.US_ASCII));
-    return signingInput + '.' + B64URL_ENCODER.encodeToString(mac);
+    return NaiveJose.hs256Encode(t.mac, naiveHeader, state);
   }
 }

@@ -1,11 +1,13 @@
 package dev.sessionless.benchmarks;
 
+import com.nimbusds.jwt.JWTClaimsSet;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jose4j.jwt.JwtClaims;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -15,10 +17,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The sizing matrix's common part: one algorithm per subclass, the state size as a parameter, and
- * Sessionless's four operations. Subclasses add the peers that can do the same work, named
- * {@code <library><Operation>} ({@code jose4jDecode}, {@code nimbusDecodeRead}, ...), which is
- * what {@link MatrixReport} reads back.
+ * The sizing matrix's common part: one algorithm per subclass, the state size as a parameter,
+ * Sessionless's four operations, and the three peers that do every algorithm here (jose4j,
+ * Nimbus, jjwt; set up in {@link PeerTokens}) decoding, decoding and reading, and encoding.
+ * Subclasses add java-jwt where it can, and the naive JCA path. Methods are named {@code
+ * <library><Operation>} ({@code jose4jDecode}, {@code nimbusDecodeRead}, ...), which is what
+ * {@link MatrixReport} reads back.
  *
  * <ul>
  *   <li>{@code Encode}: claims built once, {@code iat}/{@code exp} from the clock, sign or
@@ -45,18 +49,43 @@ public abstract class MatrixBase {
   TokenCodec sessionlessCached;
   /** The token every decoder reads, made by Sessionless. */
   String token;
+  /** The key in the peers' forms. */
+  PeerTokens.Keys keys;
+  /** What the peers write besides the registered claims: the state as {@code st}. */
+  Map<String, Object> peerClaims;
+  Jose4jTokens jose4j;
+  NimbusTokens nimbus;
+  JjwtTokens jjwt;
 
-  /** Builds the codecs and the token; subclasses call it first in their set-up. */
-  void init(TokenKey key, boolean compress) {
+  /**
+   * Builds the codecs, the token and the peers, and checks that every peer accepts the token,
+   * reads the state value, and writes a token Sessionless reads back; subclasses call it first in
+   * their set-up.
+   */
+  void init(TokenKey key, boolean compress) throws Exception {
     state = Fixtures.stateOfJsonSize(stateBytes);
     claims = Fixtures.claims(state);
     sessionless = codec(key, 0, compress);
     sessionlessCached = codec(key, 1024, compress);
     token = sessionless.encode(claims);
+    keys = PeerTokens.keys(key);
+    peerClaims = Map.of("st", state);
     SessionToken t = Fixtures.mustAccept("sessionless", this::sessionlessDecode);
     Fixtures.checkSize("the state", t.stateJson().length(), stateBytes);
     Fixtures.mustAccept("sessionless (cache hit)", this::sessionlessCacheHit);
     Fixtures.mustAccept("sessionless (encode)", () -> sessionless.decode(sessionlessEncode()));
+    jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, compress);
+    nimbus = new NimbusTokens(key, keys, PeerTokens.Profile.SESSION, compress);
+    jjwt = new JjwtTokens(keys, PeerTokens.Profile.SESSION, compress);
+    Fixtures.mustAccept("jose4j", this::jose4jDecode);
+    Fixtures.mustAccept("nimbus", this::nimbusDecode);
+    Fixtures.mustAccept("jjwt", this::jjwtDecode);
+    checkRead("jose4j", jose4jDecodeRead());
+    checkRead("nimbus", nimbusDecodeRead());
+    checkRead("jjwt", jjwtDecodeRead());
+    checkEncoded("jose4j", jose4jEncode());
+    checkEncoded("nimbus", nimbusEncode());
+    checkEncoded("jjwt", jjwtEncode());
   }
 
   private static TokenCodec codec(TokenKey key, int cache, boolean compress) {
@@ -69,6 +98,14 @@ public abstract class MatrixBase {
         .verificationCache(cache)
         .compress(compress)
         .build();
+  }
+
+  /** Fails set-up unless Sessionless reads a peer's token back with the same state. */
+  void checkEncoded(String peer, String peerToken) {
+    SessionToken t = Fixtures.mustAccept("sessionless decoding " + peer + "'s token", () -> sessionless.decode(peerToken));
+    if (!t.stateNames().equals(state.keySet()) || !"en-GB".equals(t.get("locale", String.class).orElse(null))) {
+      throw new IllegalStateException(peer + " wrote another state: " + t.stateNames());
+    }
   }
 
   /** Fails set-up unless a peer read back the state value every decoder reads. */
@@ -97,5 +134,50 @@ public abstract class MatrixBase {
   @Benchmark
   public SessionToken sessionlessCacheHit() {
     return sessionlessCached.decode(token);
+  }
+
+  @Benchmark
+  public JwtClaims jose4jDecode() throws Exception {
+    return jose4j.decode(token);
+  }
+
+  @Benchmark
+  public Object jose4jDecodeRead() throws Exception {
+    return jose4j.decodeRead(token, "locale");
+  }
+
+  @Benchmark
+  public String jose4jEncode() throws Exception {
+    return jose4j.encode(peerClaims);
+  }
+
+  @Benchmark
+  public JWTClaimsSet nimbusDecode() throws Exception {
+    return nimbus.decode(token);
+  }
+
+  @Benchmark
+  public Object nimbusDecodeRead() throws Exception {
+    return nimbus.decodeRead(token, "locale");
+  }
+
+  @Benchmark
+  public String nimbusEncode() throws Exception {
+    return nimbus.encode(peerClaims);
+  }
+
+  @Benchmark
+  public io.jsonwebtoken.Claims jjwtDecode() {
+    return jjwt.decode(token);
+  }
+
+  @Benchmark
+  public Object jjwtDecodeRead() {
+    return jjwt.decodeRead(token, "locale");
+  }
+
+  @Benchmark
+  public String jjwtEncode() {
+    return jjwt.encode(peerClaims);
   }
 }

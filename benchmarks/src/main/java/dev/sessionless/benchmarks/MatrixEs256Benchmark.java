@@ -1,36 +1,20 @@
 package dev.sessionless.benchmarks;
 
-import static dev.sessionless.benchmarks.Fixtures.AUDIENCE;
-import static dev.sessionless.benchmarks.Fixtures.ISSUER;
-
+import com.auth0.jwt.interfaces.DecodedJWT;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.proc.SecurityContext;
-import com.nimbusds.jose.proc.SingleKeyJWSKeySelector;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
-import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.TokenKey;
 import java.security.Signature;
-import java.security.interfaces.ECPublicKey;
-import java.util.Map;
-import java.util.Set;
-import org.jose4j.jwa.AlgorithmConstraints;
-import org.jose4j.jws.AlgorithmIdentifiers;
-import org.jose4j.jwt.JwtClaims;
-import org.jose4j.jwt.consumer.JwtConsumer;
-import org.jose4j.jwt.consumer.JwtConsumerBuilder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The sizing matrix for ES256: Sessionless's four operations; jose4j, Nimbus and the JDK's
- * {@code SHA256withECDSAinP1363Format} verifying (and reading one value) with the public key,
- * set up as in {@link Es256VerifyBenchmark}. Peer encoding is absent (it needs the private key
- * in each peer's form, not wired in yet), as are jjwt and java-jwt.
+ * The sizing matrix for ES256: Sessionless's four operations; jose4j, Nimbus, jjwt and java-jwt
+ * decoding, decoding and reading one value, and encoding (each with the JDK's SunEC; set up as in
+ * {@link PeerTokens}); the JDK's {@code SHA256withECDSAinP1363Format} as the naive decoder.
+ * Sessionless signs and verifies with BouncyCastle's lightweight ECDSA.
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar MatrixEs256Benchmark -prof gc
@@ -38,36 +22,21 @@ import org.openjdk.jmh.annotations.State;
  */
 @State(Scope.Benchmark)
 public class MatrixEs256Benchmark extends MatrixBase {
-  ECPublicKey publicKey;
-  DefaultJWTProcessor<SecurityContext> nimbus;
-  JwtConsumer jose4j;
+  JavaJwtTokens javaJwt;
 
-  /** A fresh key, the peers, and a check that every peer accepts the token. */
+  /** A fresh key, the peers, and a check that every peer accepts the token and writes a valid one. */
   @Setup
   public void setup() throws Exception {
     TokenKey key = TokenKey.generate(Fixtures.KID, Algorithm.ES256);
     init(key, false);
-    publicKey = Fixtures.ecPublicKey(key);
-    nimbus = new DefaultJWTProcessor<>();
-    nimbus.setJWSKeySelector(new SingleKeyJWSKeySelector<>(JWSAlgorithm.ES256, publicKey));
-    nimbus.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
-        AUDIENCE, new JWTClaimsSet.Builder().issuer(ISSUER).build(), Set.of("exp")));
-    jose4j = new JwtConsumerBuilder()
-        .setVerificationKey(publicKey)
-        .setJwsAlgorithmConstraints(
-            AlgorithmConstraints.ConstraintType.PERMIT, AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256)
-        .setRequireExpirationTime()
-        .setExpectedIssuer(ISSUER)
-        .setExpectedAudience(AUDIENCE)
-        .build();
+    javaJwt = new JavaJwtTokens(keys, PeerTokens.Profile.SESSION);
     ThreadSignature probe = new ThreadSignature();
     probe.setup(this);
-    Fixtures.mustAccept("jose4j", this::jose4jDecode);
-    Fixtures.mustAccept("nimbus", this::nimbusDecode);
+    Fixtures.mustAccept("java-jwt", this::javaJwtDecode);
     Fixtures.mustAccept("JDK", () -> naiveDecode(probe));
-    checkRead("jose4j", jose4jDecodeRead());
-    checkRead("nimbus", nimbusDecodeRead());
+    checkRead("java-jwt", javaJwtDecodeRead());
     checkRead("JDK", naiveDecodeRead(probe));
+    checkEncoded("java-jwt", javaJwtEncode());
   }
 
   /** A {@code Signature} initialised for verifying once per benchmark thread. */
@@ -79,28 +48,23 @@ public class MatrixEs256Benchmark extends MatrixBase {
     @Setup
     public void setup(MatrixEs256Benchmark b) throws Exception {
       signature = Signature.getInstance("SHA256withECDSAinP1363Format");
-      signature.initVerify(b.publicKey);
+      signature.initVerify(b.keys.publicKey);
     }
   }
 
   @Benchmark
-  public JwtClaims jose4jDecode() throws Exception {
-    return jose4j.processToClaims(token);
+  public DecodedJWT javaJwtDecode() {
+    return javaJwt.decode(token);
   }
 
   @Benchmark
-  public Object jose4jDecodeRead() throws Exception {
-    return ((Map<?, ?>) jose4j.processToClaims(token).getClaimValue("st")).get("locale");
+  public Object javaJwtDecodeRead() {
+    return javaJwt.decodeRead(token, "locale");
   }
 
   @Benchmark
-  public JWTClaimsSet nimbusDecode() throws Exception {
-    return nimbus.process(token, null);
-  }
-
-  @Benchmark
-  public Object nimbusDecodeRead() throws Exception {
-    return nimbus.process(token, null).getJSONObjectClaim("st").get("locale");
+  public String javaJwtEncode() {
+    return javaJwt.encode(peerClaims);
   }
 
   @Benchmark

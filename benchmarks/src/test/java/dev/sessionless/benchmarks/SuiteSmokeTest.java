@@ -25,7 +25,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * Every benchmark of the suite, old and new, runs once in smoke mode (in-process, no warm-up, one
  * 10 ms iteration): set-up checks that every peer accepts its token, so a benchmark that rots
- * fails the build. No figure from here means anything.
+ * fails the build. The propagation benchmark must have run every method for both algorithms,
+ * and the matrix report must show the peers' encoders and Sessionless's ratio to the best of
+ * them. No figure from here means anything.
  */
 class SuiteSmokeTest {
   @Test
@@ -36,6 +38,9 @@ class SuiteSmokeTest {
       methods.add(e.getUsername());
     }
     Path json = dir.resolve("smoke.json");
+    // JMH takes a machine-wide lock so that two measuring runs never overlap; a smoke run
+    // measures nothing, so it must not fail (or wait) because another build measures.
+    System.setProperty("jmh.ignoreLock", "true");
     OptionsBuilder b = new OptionsBuilder();
     if (Runtime.version().feature() < 21) {
       b.param("threads", "platform"); // virtual threads need JDK 21; the benchmark says so itself
@@ -60,10 +65,29 @@ class SuiteSmokeTest {
     assertEquals(methods, ran, "every benchmark method ran");
     assertTrue(ran.size() > 60, "the matrix is in the suite: " + ran.size());
 
+    for (String alg : new String[] {"ES256", "EdDSA"}) {
+      for (String m : new String[] {"sessionlessMint", "sessionlessVerify", "sessionlessVerifyCacheHit",
+          "nimbusMint", "nimbusVerify", "jose4jMint", "jose4jVerify", "jdkVerify"}) {
+        String name = "dev.sessionless.benchmarks.PropagationBenchmark." + m;
+        assertTrue(results.stream().anyMatch(r -> r.getParams().getBenchmark().equals(name)
+                && alg.equals(r.getParams().getParam("alg"))),
+            "the propagation benchmark ran " + m + " for " + alg);
+      }
+    }
+
     Path md = MatrixReport.write(json, dir);
     String text = Files.readString(md);
     for (String alg : new String[] {"HS256", "dir", "dir+zip", "ES256", "EdDSA"}) {
       assertTrue(text.contains("## " + alg + " — Decode\n"), alg + " decode table in latest.md");
+    }
+    for (String alg : new String[] {"ES256", "EdDSA", "dir", "dir+zip"}) {
+      String encode = text.substring(text.indexOf("## " + alg + " — Encode\n"));
+      String header = encode.substring(0, encode.indexOf("|---"));
+      for (String peer : new String[] {"jose4j", "nimbus", "jjwt"}) {
+        assertTrue(header.contains(" " + peer + " |"), peer + " encodes " + alg + " in the matrix");
+      }
+      assertTrue(encode.substring(0, encode.indexOf("\n\n", header.length())).contains("× ("),
+          "Sessionless ÷ the best peer for " + alg + " encode");
     }
     assertTrue(Files.size(dir.resolve("hs256-decode.png")) > 1000, "a decode chart");
     assertTrue(Files.size(dir.resolve("token-bytes.png")) > 1000, "the token size chart");
