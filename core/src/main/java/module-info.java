@@ -12,6 +12,8 @@ module dev.sessionless.core {
   requires com.fasterxml.jackson.core;
   requires com.github.benmanes.caffeine;
   requires org.bouncycastle.provider;
+  // JFR events for rare, expensive things (rejection bursts); disabled unless a recording enables them.
+  requires jdk.jfr;
 
   exports dev.sessionless.core;
   // The sibling modules share the strict base64url codec and the kid rule instead of copying them.

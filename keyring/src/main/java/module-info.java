@@ -12,6 +12,8 @@ module dev.sessionless.keyring {
   requires com.fasterxml.jackson.databind;
   requires org.bouncycastle.provider;
   requires org.bouncycastle.pkix;
+  // JFR events for key refreshes and JWKS fetches; disabled unless a recording enables them.
+  requires jdk.jfr;
 
   exports dev.sessionless.keyring;
 }

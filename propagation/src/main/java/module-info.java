@@ -2,12 +2,25 @@
  * Sessionless propagation: carries a user's session from an edge service to internal services
  * in short-lived, typed internal tokens, and publishes the issuer's public keys as a JWKS.
  *
- * <p>Exports exactly one package, {@code dev.sessionless.propagation}. The servlet API is needed
- * only by {@link dev.sessionless.propagation.JwksServlet}.
+ * <p>Exports {@code dev.sessionless.propagation}, and two small packages for optional client
+ * libraries: {@code dev.sessionless.propagation.spring} (Spring's {@code RestClient} and {@code
+ * WebClient}) and {@code dev.sessionless.propagation.okhttp} (OkHttp). The servlet API is needed
+ * only by the servlet and filters ({@link dev.sessionless.propagation.JwksServlet}, {@link
+ * dev.sessionless.propagation.InternalTokenFilter}, {@link
+ * dev.sessionless.propagation.EdgeContextFilter}).
  */
 module dev.sessionless.propagation {
   requires transitive dev.sessionless.core;
+  requires transitive java.net.http;
   requires static transitive jakarta.servlet;
+  requires static spring.core;
+  requires static spring.web;
+  requires static spring.webflux;
+  requires static reactor.core;
+  requires static okhttp3;
+  requires static kotlin.stdlib;
 
   exports dev.sessionless.propagation;
+  exports dev.sessionless.propagation.spring;
+  exports dev.sessionless.propagation.okhttp;
 }

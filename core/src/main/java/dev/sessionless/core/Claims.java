@@ -229,6 +229,25 @@ public final class Claims {
       return this;
     }
 
+    /**
+     * Records when the session was authenticated ({@code auth_time}): call it at login (the
+     * servlet filter does on {@code changeSessionId()} and on {@code SessionlessFilter.loggedIn}).
+     * A token made from {@link SessionToken#toClaims()} keeps it, so renewal never moves it; a
+     * {@link RevocationSource} compares it with a subject's "log out everywhere" instant.
+     *
+     * @param authTime whole seconds count; the fraction is dropped
+     * @throws IllegalArgumentException if it lies before 1970 or after 9999
+     */
+    public Builder authTime(Instant authTime) {
+      Objects.requireNonNull(authTime, "authTime");
+      long s = authTime.getEpochSecond();
+      if (s < 0 || s > MAX_EPOCH_SECOND) {
+        throw new IllegalArgumentException("authTime must lie between 1970 and 9999, got " + authTime);
+      }
+      claims.put(SessionToken.AUTH_TIME, s);
+      return this;
+    }
+
     /** Removes another claim, if present. */
     public Builder removeClaim(String name) {
       claims.remove(name);

@@ -33,4 +33,23 @@ public interface KeySource {
    * @param kid the key id the token named, as it appeared in the header
    */
   default void unknownKeyId(String kid) {}
+
+  /**
+   * Told by the codec that {@code key}, from this source's current snapshot, verified a token
+   * (freshly or from the verification cache). A live source may count it per kid to tell when a
+   * retired key stops being used. Called on every accepted decode: an implementation must be a
+   * few cheap, non-blocking operations; the default does nothing.
+   *
+   * @param key the key that verified the token
+   */
+  default void verifiedWith(TokenKey key) {}
+
+  /**
+   * Told by the codec that {@code key}, from this source's current snapshot, signed (or
+   * encrypted) a token just made. Same rules as {@link #verifiedWith(TokenKey)}; the default does
+   * nothing.
+   *
+   * @param key the key that signed the token
+   */
+  default void signedWith(TokenKey key) {}
 }

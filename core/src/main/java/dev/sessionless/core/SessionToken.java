@@ -134,6 +134,61 @@ public final class SessionToken {
     return Optional.ofNullable(subject);
   }
 
+  /**
+   * When the session was authenticated ({@code auth_time}, as in OpenID Connect), if the token
+   * says: set by {@link Claims.Builder#authTime(Instant)} at login and carried unchanged by
+   * {@link #toClaims()}, so sliding renewal never moves it. {@link RevocationSource} compares it
+   * with a subject's "log out everywhere" instant.
+   *
+   * @throws TokenException {@code MALFORMED} if the claim is not a whole number of seconds
+   *     between 1970 and 9999
+   */
+  public Optional<Instant> authTime() {
+    if (!others.containsKey(AUTH_TIME)) {
+      return Optional.empty();
+    }
+    long s = authTimeSecond();
+    if (s == Long.MIN_VALUE) {
+      throw new TokenException(TokenException.Reason.MALFORMED,
+          "the auth_time claim is not a whole number of seconds between 1970 and 9999");
+    }
+    return Optional.of(Instant.ofEpochSecond(s));
+  }
+
+  /** The {@code auth_time} claim's name. */
+  static final String AUTH_TIME = "auth_time";
+
+  /** {@code auth_time} in seconds; {@code Long.MIN_VALUE} when absent or not a plain NumericDate. */
+  long authTimeSecond() {
+    String json = others.get(AUTH_TIME);
+    if (json == null || json.isEmpty() || json.length() > 12) {
+      return Long.MIN_VALUE;
+    }
+    long v = 0;
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (c < '0' || c > '9' || (i == 0 && c == '0' && json.length() > 1)) {
+        return Long.MIN_VALUE;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v > dev.sessionless.core.internal.ClaimRules.MAX_NUMERIC_DATE ? Long.MIN_VALUE : v;
+  }
+
+  /** The {@code sid} claim when it is a plain JSON string; {@code null} otherwise. */
+  String sessionIdClaimOrNull() {
+    String json = others.get("sid");
+    if (json == null || json.length() < 3 || json.charAt(0) != '"' || json.charAt(json.length() - 1) != '"') {
+      return null;
+    }
+    String v = json.substring(1, json.length() - 1);
+    return v.indexOf('\\') >= 0 || v.indexOf('"') >= 0 ? null : v;
+  }
+
+  String subjectOrNull() {
+    return subject;
+  }
+
   /** When the token was issued ({@code iat}). */
   public Instant issuedAt() {
     return Instant.ofEpochSecond(issuedAt);

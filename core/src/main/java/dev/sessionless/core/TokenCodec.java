@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.Json;
+import dev.sessionless.core.internal.RejectionBursts;
+import dev.sessionless.core.internal.SafeListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -60,6 +62,9 @@ public final class TokenCodec {
   private final Verifier verifier;
   private final VerificationCache cache;
   private final String tokenType;
+  private final RevocationSource revocation;
+  private final SessionlessListener listener;
+  private final RejectionBursts bursts = new RejectionBursts();
 
   private TokenCodec(Builder b) {
     this.keys = b.keys;
@@ -72,6 +77,8 @@ public final class TokenCodec {
     this.verifier = new Verifier(b.keys, b.accepted, b.issuer, b.audience, b.tokenType,
         b.clockSkew.getSeconds(), b.clock, b.maxTokenLength, b.mapper);
     this.cache = b.cacheSize == 0 ? null : new VerificationCache(b.cacheSize, verifier, b.clock);
+    this.revocation = b.revocation;
+    this.listener = SafeListener.wrap(b.listener);
   }
 
   /** A builder; {@code keys}, {@code issuer}, {@code audience} and {@code timeToLive} are required. */
@@ -123,7 +130,10 @@ public final class TokenCodec {
           + " is not before the token's expiry " + java.time.Instant.ofEpochSecond(exp)
           + ": such a token would never be valid; move notBefore earlier or the time-to-live later");
     }
-    return writer.write(key, claims, now, exp);
+    String token = writer.write(key, claims, now, exp);
+    keys.signedWith(key);
+    listener.tokenEncoded(key.kid(), algorithm, token.length());
+    return token;
   }
 
   // ---------------------------------------------------------------------------------- decode
@@ -133,38 +143,57 @@ public final class TokenCodec {
    *
    * @return the verified token
    * @throws TokenException for every rejection, whatever the input; never another exception
+   *     (with a {@linkplain Builder#revocation revocation source}, also {@code SESSION_REVOKED},
+   *     {@code SUBJECT_REVOKED} and, from a source that fails closed, {@code
+   *     REVOCATION_UNAVAILABLE})
    */
   public SessionToken decode(String token) {
     if (token == null) {
+      rejected(Reason.MALFORMED);
       throw new TokenException(Reason.MALFORMED, "no token was given");
     }
     int n = token.length();
     if (n > maxTokenLength) {
+      rejected(Reason.TOO_LARGE);
       throw new TokenException(Reason.TOO_LARGE,
           "the token is " + n + " characters, over the limit of " + maxTokenLength);
     }
+    SessionToken result;
+    boolean cacheHit = false;
     try {
       KeySet set = keys.current();
-      if (cache != null) {
-        SessionToken hit = cache.getOrNull(token, set);
-        if (hit != null) {
-          return hit;
+      result = cache == null ? null : cache.getOrNull(token, set);
+      if (result != null) {
+        cacheHit = true;
+      } else {
+        result = verifier.verify(token, n, set);
+        if (cache != null) {
+          cache.put(token, result);
         }
       }
-      SessionToken verified = verifier.verify(token, n, set);
-      if (cache != null) {
-        cache.put(token, verified);
+      if (revocation != null) {
+        RevocationCheck.check(revocation, result);
       }
-      return verified;
+      keys.verifiedWith(result.key);
     } catch (TokenException e) {
+      rejected(e.reason());
       throw e;
     } catch (RuntimeException e) {
       // Not the token's fault: a bug, a broken key source or a missing JCA algorithm. Saying
       // MALFORMED here would log every user out without anyone noticing.
+      rejected(Reason.INTERNAL);
       throw new TokenException(Reason.INTERNAL,
           "decoding failed on this side, not because of the token (" + e.getClass().getName()
               + "): see the cause; this is a bug or a broken deployment", e);
     }
+    listener.tokenVerified(result.key.kid(), result.key.algorithm(), cacheHit);
+    return result;
+  }
+
+  /** The rejection path's bookkeeping: the listener, and JFR's burst count (never on an accepted token). */
+  private void rejected(Reason reason) {
+    listener.tokenRejected(reason);
+    bursts.rejected(Math.floorDiv(clock.millis(), 1000));
   }
 
   // --------------------------------------------------------------------------------- builder
@@ -190,6 +219,9 @@ public final class TokenCodec {
     private boolean compress;
     private ObjectMapper mapper;
     private String tokenType;
+    private RevocationSource revocation;
+    private SessionlessListener listener = SessionlessListener.NONE;
+    private boolean listenerSet;
 
     private Builder() {}
 
@@ -319,6 +351,31 @@ public final class TokenCodec {
     public Builder objectMapper(ObjectMapper mapper) {
       once(this.mapper, "objectMapper");
       this.mapper = Objects.requireNonNull(mapper, "mapper");
+      return this;
+    }
+
+    /**
+     * Checks every decoded token against this source (revoked sessions, subjects logged out
+     * everywhere), after its signature and claims, also on a verification-cache hit; none if
+     * not set. The look-up is in memory; see {@link RevocationSource}.
+     */
+    public Builder revocation(RevocationSource source) {
+      once(this.revocation, "revocation");
+      this.revocation = Objects.requireNonNull(source, "source");
+      return this;
+    }
+
+    /**
+     * Told of every token verified (with or without the cache), rejected and made; {@link
+     * SessionlessListener#NONE} if not set. Its exceptions are caught and logged once, never
+     * passed to the caller of {@code encode} or {@code decode}.
+     */
+    public Builder listener(SessionlessListener listener) {
+      if (listenerSet) {
+        throw new IllegalStateException("listener was already set");
+      }
+      this.listener = Objects.requireNonNull(listener, "listener");
+      listenerSet = true;
       return this;
     }
 

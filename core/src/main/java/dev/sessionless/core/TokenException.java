@@ -51,10 +51,32 @@ public final class TokenException extends RuntimeException {
      * presented as a browser session token, or the reverse (see {@link TokenCodec.Builder#tokenType}).
      */
     WRONG_TOKEN_TYPE(true),
+    /**
+     * A re-minted (delegated) token grants more than the token it was minted from: state values
+     * its parent did not carry, or an expiry after its parent's. Checked by the propagation
+     * module's verifier on the bounds the minter signs into the token.
+     */
+    WIDENED(true),
+    /**
+     * The token's session ({@code jti}, or the {@code sid} it was made for) was revoked: logged
+     * out, or ended by an administrator (see {@link RevocationSource}).
+     */
+    SESSION_REVOKED(true),
+    /**
+     * The token's subject was logged out everywhere after the token was authenticated (its
+     * {@code auth_time} is earlier, or absent; see {@link RevocationSource}).
+     */
+    SUBJECT_REVOKED(true),
     /** The key set has no key that may sign (or encrypt) with the codec's algorithm now. */
     NO_SIGNING_KEY(false),
     /** A state value could not be written as JSON or read back as the requested type. */
     STATE_MAPPING(false),
+    /**
+     * The revocation source cannot vouch for its copy (a published list older than its stale
+     * bound, configured to fail closed): no rejection of the token, a server error until the
+     * source recovers.
+     */
+    REVOCATION_UNAVAILABLE(false),
     /**
      * Decoding failed on this side, not because of the token: a bug, a key source that threw, a
      * JCA algorithm missing from this JVM, a broken deployment. The cause is attached. Treat it
@@ -72,6 +94,7 @@ public final class TokenException extends RuntimeException {
     /**
      * Whether this reason means "the token presented is not acceptable" (treat as no session)
      * rather than a configuration or programming problem on this side ({@link #NO_SIGNING_KEY},
+     * {@link #REVOCATION_UNAVAILABLE},
      * {@link #STATE_MAPPING}, {@link #INTERNAL}).
      */
     public boolean isRejection() {

@@ -111,7 +111,8 @@ class InternalFailureTest {
         notRejections.add(r);
       }
     }
-    assertEquals(EnumSet.of(Reason.NO_SIGNING_KEY, Reason.STATE_MAPPING, Reason.INTERNAL), notRejections);
+    assertEquals(EnumSet.of(Reason.NO_SIGNING_KEY, Reason.STATE_MAPPING, Reason.REVOCATION_UNAVAILABLE,
+        Reason.INTERNAL), notRejections);
     assertTrue(Reason.MALFORMED.isRejection());
   }
 }

@@ -3,13 +3,17 @@ package dev.sessionless.keyring;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.SessionlessListener;
+import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.KeyringException.Reason;
+import dev.sessionless.core.internal.SafeListener;
 import dev.sessionless.keyring.internal.FileSource;
 import dev.sessionless.keyring.internal.FixedSource;
 import dev.sessionless.keyring.internal.GuardedLogger;
 import dev.sessionless.keyring.internal.HttpSource;
 import dev.sessionless.keyring.internal.KeyContent;
+import dev.sessionless.keyring.internal.KeyringEvents;
 import dev.sessionless.keyring.internal.RefreshScheduler;
 import dev.sessionless.keyring.internal.Source;
 import dev.sessionless.keyring.internal.ThreadScheduler;
@@ -131,6 +135,11 @@ public final class Keyring implements KeySource, AutoCloseable {
   // Written only on the refresh thread (or in build() before it gets work); read by status().
   private volatile Set<String> conflicts = Set.of();
   private volatile boolean closed;
+  private final KeyUsage usage;
+  private final KeyringEvents events;
+  private final Duration maxTokenLifetime;
+  private final Duration trafficWindow;
+  private final Instant started;
 
   private Keyring(Builder b, List<Source> sources) {
     this.sources = List.copyOf(sources);
@@ -138,6 +147,19 @@ public final class Keyring implements KeySource, AutoCloseable {
     this.unknownKeyIntervalMillis = b.unknownKeyInterval.toMillis();
     this.anyChecksOnUnknownKey = sources.stream().anyMatch(Source::checksOnUnknownKey);
     this.scheduler = b.scheduler.get();
+    this.usage = new KeyUsage(b.clock);
+    this.events = new KeyringEvents(SafeListener.wrap(b.listener));
+    this.maxTokenLifetime = b.maxTokenLifetime;
+    this.trafficWindow = b.trafficWindow;
+    this.started = b.clock.instant();
+  }
+
+  /** One check of one source, reported to the listener and to JFR. */
+  private Duration check(Source s) {
+    jdk.jfr.Event e = events.begin(s);
+    Duration next = s.check(clock.instant(), log);
+    events.checked(s, e);
+    return next;
   }
 
   /** A builder; at least one source is required. */
@@ -149,7 +171,7 @@ public final class Keyring implements KeySource, AutoCloseable {
   private void start() {
     boolean startsEmpty = false;
     for (Source s : sources) {
-      s.check(clock.instant(), log);
+      check(s);
       Source.State st = s.state();
       if (st.lastSuccess == null) {
         if (!s.mayStartEmpty()) {
@@ -187,7 +209,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     }
     Duration next = null;
     try {
-      next = s.check(clock.instant(), log);
+      next = check(s);
       publish();
     } catch (RuntimeException | Error e) {
       refreshFailed(s, e);
@@ -271,6 +293,8 @@ public final class Keyring implements KeySource, AutoCloseable {
       return;
     }
     snapshot = KeySet.of(new ArrayList<>(union.values()));
+    usage.retain(union.keySet());
+    events.changed(current, snapshot);
     if (!current.keys().isEmpty()) {
       List<String> added = new ArrayList<>();
       List<String> changed = new ArrayList<>();
@@ -349,7 +373,7 @@ public final class Keyring implements KeySource, AutoCloseable {
       try {
         for (Source s : sources) {
           if (s.checksOnUnknownKey()) {
-            s.check(clock.instant(), log);
+            check(s);
           }
         }
         publish();
@@ -359,9 +383,22 @@ public final class Keyring implements KeySource, AutoCloseable {
     });
   }
 
+  /** Counts the verification per kid, for {@link KeyStatus}: a map look-up and a counter, no lock. */
+  @Override
+  public void verifiedWith(TokenKey key) {
+    usage.verified(key);
+  }
+
+  /** Notes when the key last signed on this node, for {@link KeyStatus}. */
+  @Override
+  public void signedWith(TokenKey key) {
+    usage.signed(key);
+  }
+
   /**
-   * The diagnostics view: what each source did last and which keys are in force. Never key
-   * material. Cheap enough for a health endpoint.
+   * The diagnostics view: what each source did last, which keys are in force, and per key
+   * whether it is safe to retire or delete ({@link Status#keys()}). Never key material. Cheap
+   * enough for a health endpoint.
    */
   public Status status() {
     Instant now = clock.instant();
@@ -375,7 +412,8 @@ public final class Keyring implements KeySource, AutoCloseable {
     for (Algorithm a : Algorithm.values()) {
       keys.signingKey(a, now).ifPresent(k -> signing.put(a, k.kid()));
     }
-    return new Status(list, kids(keys), signing, conflicts, refreshErrors.get(), closed);
+    return new Status(list, kids(keys), signing, conflicts, refreshErrors.get(), closed,
+        usage.statuses(keys, now, maxTokenLifetime, trafficWindow, started));
   }
 
   /**
@@ -412,9 +450,11 @@ public final class Keyring implements KeySource, AutoCloseable {
     private final Set<String> conflictingKeyIds;
     private final long refreshErrors;
     private final boolean closed;
+    private final List<KeyStatus> keys;
 
     Status(List<SourceStatus> sources, List<String> keyIds, Map<Algorithm, String> signingKeyIds,
-        Set<String> conflictingKeyIds, long refreshErrors, boolean closed) {
+        Set<String> conflictingKeyIds, long refreshErrors, boolean closed, List<KeyStatus> keys) {
+      this.keys = List.copyOf(keys);
       this.sources = List.copyOf(sources);
       this.keyIds = List.copyOf(keyIds);
       Map<Algorithm, String> copy = new EnumMap<>(Algorithm.class);
@@ -433,6 +473,11 @@ public final class Keyring implements KeySource, AutoCloseable {
     /** The kids of the snapshot in force. */
     public List<String> keyIds() {
       return keyIds;
+    }
+
+    /** Per key in force: lifecycle, this node's traffic, and whether it is safe to retire or delete. */
+    public List<KeyStatus> keys() {
+      return keys;
     }
 
     /** For each algorithm that has one, the kid that signs now (by the keyring's clock). */
@@ -581,6 +626,9 @@ public final class Keyring implements KeySource, AutoCloseable {
     private boolean ephemeral;
     private boolean anyHttp;
     private boolean allowPlainHttp;
+    private SessionlessListener listener = SessionlessListener.NONE;
+    private Duration maxTokenLifetime = TokenCodec.MAX_TIME_TO_LIVE;
+    private Duration trafficWindow = Duration.ofHours(1);
 
     private Builder() {}
 
@@ -905,6 +953,46 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder environmentReader(Function<String, String> reader) {
       once("environmentReader");
       this.environment = Objects.requireNonNull(reader, "reader");
+      return this;
+    }
+
+    /**
+     * Told of every source check (outcome, last success) and every change of the keys in force;
+     * {@link SessionlessListener#NONE} if not set. Called on the refresh thread; its exceptions
+     * are caught and logged once.
+     */
+    public Builder listener(SessionlessListener listener) {
+      once("listener");
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * The longest lifetime of any token the codecs using these keys make, for {@link
+     * KeyStatus#safeToDelete()}; {@link TokenCodec#MAX_TIME_TO_LIVE} (400 days) if not set, so
+     * without it a key is safe to delete only once it has expired. 1 second to 400 days.
+     */
+    public Builder maxTokenLifetime(Duration lifetime) {
+      Objects.requireNonNull(lifetime, "lifetime");
+      if (lifetime.compareTo(Duration.ofSeconds(1)) < 0 || lifetime.compareTo(TokenCodec.MAX_TIME_TO_LIVE) > 0) {
+        throw new IllegalArgumentException("maxTokenLifetime must be 1 second to 400 days, got " + lifetime);
+      }
+      once("maxTokenLifetime");
+      this.maxTokenLifetime = lifetime;
+      return this;
+    }
+
+    /**
+     * How long this node must see no token verified with a key before its traffic confirms the key
+     * is {@link KeyStatus#safeToDelete() safe to delete}; one hour if not set, at least one second.
+     */
+    public Builder retirementTrafficWindow(Duration window) {
+      Objects.requireNonNull(window, "window");
+      if (window.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException("retirementTrafficWindow must be at least 1 second, got " + window);
+      }
+      once("retirementTrafficWindow");
+      this.trafficWindow = window;
       return this;
     }
 

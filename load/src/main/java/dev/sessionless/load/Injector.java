@@ -291,7 +291,7 @@ public final class Injector implements AutoCloseable {
   }
 
   /** Adds a note when the injector's threads used most of the machine; true when it did. */
-  private static boolean cpuNote(double cpu, List<String> notes) {
+  static boolean cpuNote(double cpu, List<String> notes) {
     int cores = Runtime.getRuntime().availableProcessors();
     if (cpu > 0.8 * cores) {
       notes.add(String.format(Locale.ROOT, "the injector's own threads used %.2f of %d cores: it is"

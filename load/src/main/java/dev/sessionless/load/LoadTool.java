@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.sessionless.load.internal.Charts;
 import dev.sessionless.load.internal.Cluster;
+import dev.sessionless.load.internal.Faults;
 import dev.sessionless.load.internal.Options;
+import dev.sessionless.load.internal.RedisServer;
 import dev.sessionless.load.internal.ShopWorkload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,7 +27,9 @@ import java.util.Map;
 /**
  * The one command: runs the chosen profiles against the chosen systems (each on three embedded
  * Jetty nodes, routed by the load client) and writes JSON, a Markdown table and PNG charts named
- * by date, JDK and commit.
+ * by date, JDK and commit. The {@code faults} profile is the cluster demo with its baselines: it
+ * kills and restarts a node and rotates the key under load, and the command exits with status 3
+ * when Sessionless lost a session in any profile.
  *
  * <p>Run: {@code mvn -B -ntp -q -pl load -am compile exec:java -Dexec.args="peak,stress"}; see
  * {@code load/README.md} for the options.
@@ -44,6 +48,10 @@ public final class LoadTool {
   private final Map<String, Map<String, ShopWorkload>> workloads = new LinkedHashMap<>();
   /** Per "profile system": a line to print before that table (breaking point, soak drift). */
   private final Map<String, String> breaking = new LinkedHashMap<>();
+  /** The systems that run: the chosen ones, less Spring Session when there is no redis-server. */
+  private final List<String> systems = new ArrayList<>();
+  /** Per system: the faults run's step and its events. */
+  private final Map<String, Faults.Outcome<PhaseResult>> faults = new LinkedHashMap<>();
 
   private LoadTool(Options options, PrintStream out, PrintStream progress) {
     this.options = options;
@@ -52,7 +60,8 @@ public final class LoadTool {
   }
 
   /**
-   * Runs the command line and exits with its status: 0 done, 1 failed, 2 bad arguments.
+   * Runs the command line and exits with its status: 0 done, 1 failed, 2 bad arguments, 3
+   * Sessionless lost a session or a cart.
    *
    * @param args {@code PROFILE[,PROFILE…] [--name=value …]}
    */
@@ -65,7 +74,7 @@ public final class LoadTool {
    * Runs the command line, printing results to {@code out} and progress lines to
    * {@code progress}.
    *
-   * @return 0 done, 1 failed, 2 bad arguments
+   * @return 0 done, 1 failed, 2 bad arguments, 3 Sessionless lost a session or a cart
    */
   public static int run(String[] args, PrintStream out, PrintStream progress) {
     Options options;
@@ -76,8 +85,9 @@ public final class LoadTool {
       return 2;
     }
     try {
-      new LoadTool(options, out, progress).runAll();
-      return 0;
+      LoadTool tool = new LoadTool(options, out, progress);
+      tool.runAll();
+      return tool.sessionlessLost(progress) ? 3 : 0;
     } catch (LoadException | IOException e) {
       progress.println("load tool failed: " + e.getMessage());
       return 1;
@@ -99,34 +109,50 @@ public final class LoadTool {
         .append(String.format(Locale.ROOT, "%s, %d CPUs, commit %s. Three embedded Jetty 12 nodes per system on"
             + " loopback, routed by the load client; the injector shares the machine. Indicative figures only.%n%n",
             json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit));
-    Map<String, Object> systems = new LinkedHashMap<>();
-    json.put("systems", systems);
+    Map<String, Object> results = new LinkedHashMap<>();
+    json.put("systems", results);
+    systems.addAll(options.systems);
+    if (systems.contains("spring-session-redis") && RedisServer.find(
+        options.redisServer == null ? null : options.redisServer.toString()).isEmpty()) {
+      String why = "spring-session-redis skipped: redis-server not found"
+          + (options.redisServer == null ? " on the PATH" : " at " + options.redisServer) + "; " + RedisServer.INSTALL_HINT;
+      progress.println(why);
+      md.append(why).append(".\n\n");
+      json.put("skipped", Map.of("spring-session-redis", why));
+      systems.remove("spring-session-redis");
+    }
     Map<String, Cluster> clusters = new LinkedHashMap<>();
     try (Injector injector = Injector.builder().warmup(options.warmup).progress(progress::println).build()) {
-      for (String system : options.systems) {
-        clusters.put(system, Cluster.start(system.equals("sessionless") ? Cluster.Kind.SESSIONLESS : Cluster.Kind.HTTP_SESSION, NODES));
-        systems.put(system, new LinkedHashMap<String, Object>());
+      for (String system : systems) {
+        clusters.put(system, Cluster.start(kind(system), NODES, options.redisServer));
+        results.put(system, new LinkedHashMap<String, Object>());
       }
       // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is
       // measured, so the system measured first does not pay for a cold JVM.
-      for (String system : options.systems) {
+      for (String system : systems) {
         injector.runClosed(system + " warm-up", shop(clusters, system), new ClosedPhase(4, Duration.ZERO, options.systemWarmup));
       }
       for (String profile : options.profiles) {
         Map<String, ShopWorkload> shops = new LinkedHashMap<>();
-        options.systems.forEach(system -> shops.put(system, shop(clusters, system)));
+        systems.forEach(system -> shops.put(system, shop(clusters, system)));
         Map<String, List<PhaseResult>> steps = switch (profile) {
           case "peak" -> peak(injector, shops);
           case "stress" -> stress(injector, shops);
-          case "soak" -> soak(injector, shops, systems);
+          case "soak" -> soak(injector, shops, results);
+          case "faults" -> faults(injector, shops, clusters);
           default -> flood(injector, shops);
         };
-        for (String system : options.systems) {
+        for (String system : systems) {
           ShopWorkload shop = shops.get(system);
           @SuppressWarnings("unchecked")
-          Map<String, Object> result = (Map<String, Object>) systems.get(system);
-          result.put(profile, Map.of("steps", steps.get(system), "journeysCompleted", shop.journeysCompleted(),
-              "cartsLost", shop.cartsLost(), "maxCookieBytes", shop.maxCookieBytes()));
+          Map<String, Object> result = (Map<String, Object>) results.get(system);
+          Map<String, Object> entry = new LinkedHashMap<>(Map.of("steps", steps.get(system),
+              "journeysCompleted", shop.journeysCompleted(), "cartsLost", shop.cartsLost(),
+              "sessionsLost", shop.sessionsLost(), "maxCookieBytes", shop.maxCookieBytes()));
+          if (profile.equals("faults")) {
+            entry.put("events", faults.get(system).events().stream().map(Faults.Event::toString).toList());
+          }
+          result.put(profile, entry);
         }
         tables.put(profile, steps);
         workloads.put(profile, shops);
@@ -134,7 +160,8 @@ public final class LoadTool {
     } finally {
       clusters.values().forEach(Cluster::close);
     }
-    for (String system : options.systems) {
+    compareFaults();
+    for (String system : systems) {
       md.append("## ").append(system).append("\n\n");
       for (String profile : options.profiles) {
         String note = breaking.get(profile + " " + system);
@@ -144,7 +171,7 @@ public final class LoadTool {
         table(profile, tables.get(profile).get(system), workloads.get(profile).get(system));
       }
       @SuppressWarnings("unchecked")
-      Map<String, Object> result = (Map<String, Object>) systems.get(system);
+      Map<String, Object> result = (Map<String, Object>) results.get(system);
       finishSystem(system, result);
     }
     comparePeak();
@@ -170,9 +197,57 @@ public final class LoadTool {
     out.println("wrote " + jsonFile + " and " + mdFile);
   }
 
+  private static Cluster.Kind kind(String system) {
+    return switch (system) {
+      case "sessionless" -> Cluster.Kind.SESSIONLESS;
+      case "spring-session-redis" -> Cluster.Kind.SPRING_SESSION_REDIS;
+      default -> Cluster.Kind.HTTP_SESSION;
+    };
+  }
+
   private ShopWorkload shop(Map<String, Cluster> clusters, String system) {
-    return new ShopWorkload(clusters.get(system).nodes(),
-        system.equals("session-sticky") ? ShopWorkload.Routing.STICKY : ShopWorkload.Routing.ROUND_ROBIN);
+    Cluster cluster = clusters.get(system);
+    return new ShopWorkload(cluster.nodes(),
+        system.equals("session-sticky") ? ShopWorkload.Routing.STICKY : ShopWorkload.Routing.ROUND_ROBIN, cluster::isUp);
+  }
+
+  /**
+   * Each system in turn: {@code --users} users for {@code --step} while node 1 is killed and
+   * restarted and (Sessionless) the signing key rotates.
+   */
+  private Map<String, List<PhaseResult>> faults(Injector injector, Map<String, ShopWorkload> shops,
+      Map<String, Cluster> clusters) {
+    Map<String, List<PhaseResult>> steps = new LinkedHashMap<>();
+    shops.forEach((system, shop) -> {
+      Faults.Outcome<PhaseResult> o = Faults.during(clusters.get(system), options.step, options.warmup, options.keepOldKey,
+          () -> injector.runClosed(system + " faults " + options.users + " users", shop,
+              new ClosedPhase(options.users, options.think, options.step)));
+      faults.put(system, o);
+      steps.put(system, List.of(o.result()));
+    });
+    return steps;
+  }
+
+  /** The cluster demo's side-by-side table: what each system lost through the same faults. */
+  private void compareFaults() {
+    if (!faults.isEmpty()) {
+      md.append(Faults.table(faults, workloads.get("faults"), options.users, options.think, NODES));
+    }
+  }
+
+  /** Whether Sessionless lost a session or a cart in any profile; says so on {@code progress}. */
+  private boolean sessionlessLost(PrintStream progress) {
+    long lost = 0;
+    for (Map<String, ShopWorkload> shops : workloads.values()) {
+      ShopWorkload shop = shops.get("sessionless");
+      if (shop != null) {
+        lost += shop.sessionsLost() + shop.cartsLost();
+      }
+    }
+    if (lost > 0) {
+      progress.println("Sessionless lost " + lost + " sessions or carts: that is a bug (exit status 3)");
+    }
+    return lost > 0;
   }
 
   /** The closed ramp, systems interleaved at every level so drift on the machine hits all alike. */
@@ -218,7 +293,7 @@ public final class LoadTool {
     return steps;
   }
 
-  private Map<String, List<PhaseResult>> soak(Injector injector, Map<String, ShopWorkload> shops, Map<String, Object> systems) {
+  private Map<String, List<PhaseResult>> soak(Injector injector, Map<String, ShopWorkload> shops, Map<String, Object> results) {
     Map<String, List<PhaseResult>> steps = new LinkedHashMap<>();
     int n = 6;
     Duration slice = options.soakDuration.dividedBy(n).plus(options.warmup);
@@ -231,7 +306,7 @@ public final class LoadTool {
       }
       long heapAfter = heapAfterGc();
       @SuppressWarnings("unchecked")
-      Map<String, Object> result = (Map<String, Object>) systems.get(e.getKey());
+      Map<String, Object> result = (Map<String, Object>) results.get(e.getKey());
       result.put("soakHeapAfterGcBytes", List.of(heapBefore, heapAfter));
       breaking.put("soak " + e.getKey(), String.format(Locale.ROOT,
           "Soak: heap after GC %.1f MB → %.1f MB (whole JVM); p99 first slice %s, last %s.%n%n",
@@ -272,19 +347,26 @@ public final class LoadTool {
 
   private void comparePeak() {
     UslFit a = fits.get("sessionless");
-    UslFit b = fits.get("session-sticky");
-    if (a == null || b == null) {
+    if (a == null) {
       return;
     }
-    md.append("## Sessionless vs sticky in-memory sessions (closed ramp, same run, interleaved)\n\n| users | ratio of throughput |\n|---|---|\n");
-    List<Map<String, Object>> ratios = new ArrayList<>();
-    for (int i = 0; i < Math.min(a.points().size(), b.points().size()); i++) {
-      double ratio = a.points().get(i).throughput() / b.points().get(i).throughput();
-      ratios.add(Map.of("users", a.points().get(i).concurrency(), "ratio", ratio));
-      md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", a.points().get(i).concurrency(), ratio));
+    for (String other : List.of("session-sticky", "spring-session-redis")) {
+      UslFit b = fits.get(other);
+      if (b == null) {
+        continue;
+      }
+      md.append("## Sessionless vs ").append(other)
+          .append(" (closed ramp, same run, interleaved)\n\n| users | ratio of throughput |\n|---|---|\n");
+      List<Map<String, Object>> ratios = new ArrayList<>();
+      for (int i = 0; i < Math.min(a.points().size(), b.points().size()); i++) {
+        double ratio = a.points().get(i).throughput() / b.points().get(i).throughput();
+        ratios.add(Map.of("users", a.points().get(i).concurrency(), "ratio", ratio));
+        md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", a.points().get(i).concurrency(), ratio));
+      }
+      md.append('\n');
+      json.put(other.equals("session-sticky") ? "sessionlessOverStickyThroughput" : "sessionlessOverSpringSessionThroughput",
+          ratios);
     }
-    md.append('\n');
-    json.put("sessionlessOverStickyThroughput", ratios);
   }
 
   private void table(String profile, List<PhaseResult> steps, ShopWorkload shop) {
@@ -297,8 +379,8 @@ public final class LoadTool {
           r.achievedRate(), ms(r.p50()), ms(r.p90()), ms(r.p99()), ms(r.p999()), ms(r.max()), r.errors(), r.late(),
           r.dropped(), r.injectorCpu(), r.saturated() ? "yes: " + String.join("; ", r.notes()) : "no"));
     }
-    md.append(String.format(Locale.ROOT, "%nJourneys completed %d, carts lost %d, largest Cookie header %d bytes.%n%n",
-        shop.journeysCompleted(), shop.cartsLost(), shop.maxCookieBytes()));
+    md.append(String.format(Locale.ROOT, "%nJourneys completed %d, carts lost %d, sessions lost %d, largest Cookie header"
+        + " %d bytes.%n%n", shop.journeysCompleted(), shop.cartsLost(), shop.sessionsLost(), shop.maxCookieBytes()));
   }
 
   private static String ms(double v) {

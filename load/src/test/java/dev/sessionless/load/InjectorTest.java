@@ -19,14 +19,21 @@ class InjectorTest {
    * sits at the edge of the freezes (L = 0).
    * An injector that measured from the actual send, or that waited for replies before sending,
    * would see one slow request in 200 and a p90 of a millisecond. The band is ±120 ms because
-   * the machine is shared (CI, other builds): the test measures from the median, see below.
+   * the machine is shared (CI, other builds): the test measures from the median, see below, and
+   * repeats a step that the injector flagged as saturated.
    */
   @Test
   void aServerThatStallsShowsUpInTheOpenModelPercentilesAsTheoryPredicts() throws Exception {
     try (StallingServer server = new StallingServer(200, Duration.ofSeconds(1));
         Injector injector = Injector.builder().warmup(Duration.ZERO).lateThreshold(Duration.ofMillis(50)).build()) {
       injector.runOpen("warm", server.get("/fast"), new OpenPhase(200, Duration.ofMillis(500)));
-      PhaseResult r = injector.runOpen("stall", server.get("/stall"), new OpenPhase(100, Duration.ofSeconds(4)));
+      // A step the injector itself flags as saturated (its sends left late: the machine starved
+      // it) did not measure what the theory describes; it is repeated, at most three times.
+      PhaseResult r = null;
+      for (int attempt = 0; attempt < 3 && (r == null || r.saturated()); attempt++) {
+        r = injector.runOpen("stall", server.get("/stall"), new OpenPhase(100, Duration.ofSeconds(4)));
+      }
+      assertFalse(r.saturated(), "saturated in three attempts, the machine is too busy for this check: " + r);
       assertEquals(400, r.completed(), r.toString());
       assertEquals(0, r.errors(), r.toString());
       // The median is an unfrozen request: its latency is the service time on this (shared,
@@ -79,6 +86,24 @@ class InjectorTest {
       assertEquals(0, r.errors(), r.toString());
       assertTrue(r.notes().stream().anyMatch(n -> n.contains("request bound")), r.toString());
     }
+  }
+
+  /**
+   * The CPU half of "an injector pushed past its own capacity says so": a step whose injector
+   * threads used most of the machine is marked saturated with the reason, one that used little is
+   * not. (Driving a real injector to 80% of the cores is not repeatable on a shared machine; the
+   * late-send and drop flags above are the end-to-end check.)
+   */
+  @Test
+  void anInjectorThatUsedMostOfTheCoresIsFlaggedAsCpuBound() {
+    int cores = Runtime.getRuntime().availableProcessors();
+    java.util.List<String> notes = new java.util.ArrayList<>();
+    assertTrue(Injector.cpuNote(0.9 * cores, notes));
+    assertEquals(1, notes.size(), notes.toString());
+    assertTrue(notes.get(0).contains("CPU-bound"), notes.toString());
+    java.util.List<String> quiet = new java.util.ArrayList<>();
+    assertFalse(Injector.cpuNote(0.5 * cores, quiet));
+    assertTrue(quiet.isEmpty(), quiet.toString());
   }
 
   @Test

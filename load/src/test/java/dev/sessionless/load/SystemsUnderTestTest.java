@@ -25,6 +25,7 @@ class SystemsUnderTestTest {
     ShopWorkload shop = run(Cluster.Kind.SESSIONLESS, ShopWorkload.Routing.ROUND_ROBIN);
     assertTrue(shop.journeysCompleted() >= 16, "journeys " + shop.journeysCompleted());
     assertEquals(0, shop.cartsLost());
+    assertEquals(0, shop.sessionsLost());
     assertTrue(shop.maxCookieBytes() > 200, "a token carries the session: " + shop.maxCookieBytes());
   }
 
@@ -36,8 +37,17 @@ class SystemsUnderTestTest {
   }
 
   @Test
+  void springSessionWithRedisRoundRobinLosesNoCart() {
+    ShopWorkload shop = run(Cluster.Kind.SPRING_SESSION_REDIS, ShopWorkload.Routing.ROUND_ROBIN);
+    assertTrue(shop.journeysCompleted() >= 16, "journeys " + shop.journeysCompleted());
+    assertEquals(0, shop.cartsLost());
+    assertEquals(0, shop.sessionsLost());
+  }
+
+  @Test
   void inMemorySessionsWithoutStickinessLoseCarts() {
     ShopWorkload shop = run(Cluster.Kind.HTTP_SESSION, ShopWorkload.Routing.ROUND_ROBIN);
+    assertTrue(shop.sessionsLost() > 0, "sessions lost " + shop.sessionsLost());
     assertTrue(shop.cartsLost() > 0, "lost " + shop.cartsLost() + " of " + (shop.cartsLost() + shop.journeysCompleted()));
   }
 }

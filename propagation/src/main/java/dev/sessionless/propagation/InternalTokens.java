@@ -1,7 +1,8 @@
 package dev.sessionless.propagation;
 
 /**
- * Internal service tokens: what sets them apart from browser session tokens.
+ * Internal service tokens: what sets them apart from browser session tokens, and the claims
+ * they carry besides the registered ones.
  *
  * <p>An internal token carries the {@code typ} header {@value #TOKEN_TYPE}, a media type in the
  * short form RFC 7515 section 4.1.9 allows, as RFC 8725 section 3.11 (explicit typing) advises:
@@ -13,6 +14,16 @@ package dev.sessionless.propagation;
 public final class InternalTokens {
   /** The {@code typ} header of internal service tokens. */
   public static final String TOKEN_TYPE = "sl-internal+jwt";
+  /** The browser session's id, the same in every internal token of one session. */
+  public static final String SESSION_ID_CLAIM = "sid";
+  /** The actor chain, RFC 8693 section 4.1: {@code {"sub": current, "act": {"sub": earlier}}}. */
+  public static final String ACTOR_CLAIM = "act";
+  /**
+   * The bounds a token was minted within: {@code {"exp": the parent's expiry, "st": [the
+   * parent's state names]}}, where the parent is the token (or, at the edge, the session) it
+   * was minted from. A receiver refuses a token whose expiry or state exceeds them.
+   */
+  public static final String PARENT_CLAIM = "sl_parent";
 
   private InternalTokens() {}
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,23 +40,27 @@ class ReadmeExampleTest {
 
   @Test
   void readmeExampleCarriesTheSessionIdToTheDownstreamService() throws Exception {
+    TokenCodec sessionCodec = TokenCodec.builder().keys(KeySet.of(TokenKey.generate("b", Algorithm.HS256)))
+        .issuer("https://edge.example").audience("shop").timeToLive(Duration.ofMinutes(30)).build();
+    String cookie = sessionCodec.encode(Claims.builder().subject("alice").put("cart", List.of("book"))
+        .put("csrf", "x").build());
     // readme-example:start
     KeySet edgeKeys = KeySet.of(TokenKey.generate("edge-2026-11", Algorithm.ES256));
     URI jwksUrl = serve(JwksServlet.builder().keys(edgeKeys).build());   // in any servlet container
-    TokenCodec toOrders = TokenCodec.builder().keys(edgeKeys).algorithm(Algorithm.ES256)
-        .issuer("https://edge.example").audience("orders").timeToLive(Duration.ofSeconds(60))
-        .tokenType(InternalTokens.TOKEN_TYPE).build();
-    String token = toOrders.encode(Claims.builder().subject("alice").claim("sid", "s-1").build());
+    InternalTokenMinter edge = InternalTokenMinter.builder().keys(edgeKeys).issuer("https://edge.example").build();
+    SessionToken browserSession = sessionCodec.decode(cookie);          // the user's verified session
+    String token = edge.mint(EdgeSession.of(browserSession), "orders", Set.of("cart"));  // 60 s, the cart only
     // In the orders service: the edge's public keys through its JWKS (https; plain http on loopback only)
-    Keyring edge = Keyring.builder().jwksUrl(jwksUrl).httpAllowInsecurePlainHttp(true).build();
-    TokenCodec fromEdge = TokenCodec.builder().keys(edge).algorithm(Algorithm.ES256)
-        .issuer("https://edge.example").audience("orders").timeToLive(Duration.ofSeconds(60))
-        .tokenType(InternalTokens.TOKEN_TYPE).build();
-    String sid = fromEdge.decode(token).claim("sid", String.class).orElseThrow();
+    Keyring edgePublic = Keyring.builder().jwksUrl(jwksUrl).httpAllowInsecurePlainHttp(true).build();
+    InternalTokenVerifier verifier = InternalTokenVerifier.builder().audience("orders")
+        .issuer("https://edge.example", edgePublic).build();
+    InternalToken call = verifier.verify(token);   // or TokenException: WRONG_AUDIENCE, WIDENED, ...
     // readme-example:end
-    open.add(edge);
-    assertEquals("s-1", sid);
-    assertFalse(edge.current().keys().get(0).canSign(), "the downstream side holds no private key");
+    open.add(edgePublic);
+    assertEquals(browserSession.id(), call.sessionId());
+    assertEquals("alice", call.subject().orElseThrow());
+    assertEquals(Set.of("cart"), call.stateNames());
+    assertFalse(edgePublic.current().keys().get(0).canSign(), "the downstream side holds no private key");
   }
 
   @Test

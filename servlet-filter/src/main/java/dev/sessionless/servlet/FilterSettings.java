@@ -2,6 +2,7 @@ package dev.sessionless.servlet;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.internal.Json;
 import dev.sessionless.servlet.internal.AttributeCodec;
@@ -117,7 +118,7 @@ final class FilterSettings {
           b.cookieMaxAge == null ? -1 : b.cookieMaxAge.getSeconds(), site, chunks, secure(b, name, site));
     }
     TokenCodec.Builder codec = TokenCodec.builder().keys(b.keys).clock(c).objectMapper(m)
-        .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength());
+        .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength()).listener(b.listener);
     if (b.algorithm != null) {
       codec.algorithm(b.algorithm);
     }
@@ -127,8 +128,12 @@ final class FilterSettings {
     if (b.audience != null) {
       codec.audience(b.audience);
     }
+    if (b.revocation != null) {
+      codec.revocation(b.revocation);
+    }
     return new Settings(codec.build(), new AttributeCodec(m, b.types), carrier, c,
         (int) inactive.getSeconds(), absolute.getSeconds(), fraction,
-        b.badAttribute == SessionlessFilter.BadAttribute.NEW_SESSION);
+        b.badAttribute == SessionlessFilter.BadAttribute.NEW_SESSION,
+        b.revocation instanceof RevocationStore ? (RevocationStore) b.revocation : null, b.listener);
   }
 }

@@ -66,6 +66,17 @@ final class InitParams {
     if ((v = params.apply("cookie.secure")) != null) {
       b.cookieSecure(bool("cookie.secure", v));
     }
+    if ((v = params.apply("revocation")) != null) {
+      if (!v.trim().equals("memory")) {
+        throw new IllegalArgumentException("revocation must be memory (or use revocation.context-attribute for"
+            + " a shared store), got '" + v.trim() + "'");
+      }
+      if (params.apply("revocation.context-attribute") != null) {
+        throw new IllegalStateException("set at most one of the init parameters revocation and"
+            + " revocation.context-attribute");
+      }
+      b.revocation(dev.sessionless.core.RevocationStore.inMemory(java.time.Clock.systemUTC()));
+    }
     if ((v = params.apply("bad-attribute")) != null) {
       switch (v.trim()) {
         case "drop":

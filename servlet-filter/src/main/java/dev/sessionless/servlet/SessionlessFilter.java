@@ -3,9 +3,13 @@ package dev.sessionless.servlet;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationSource;
+import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.internal.FilterRun;
+import dev.sessionless.servlet.internal.RequestSession;
 import dev.sessionless.servlet.internal.Settings;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -105,7 +109,10 @@ public final class SessionlessFilter implements Filter {
    * cookie.max-chunks}, {@code header} (use this header instead of cookies), {@code
    * max-inactive-interval} (seconds), {@code absolute-lifetime} (seconds), {@code
    * renewal-fraction}, {@code attribute-types} (comma-separated class names), {@code
-   * bad-attribute} ({@code drop} or {@code new-session}). If init fails, the keyring it started is
+   * bad-attribute} ({@code drop} or {@code new-session}), {@code revocation} ({@code memory}: an
+   * in-memory {@link RevocationStore} for a single node), {@code revocation.context-attribute}
+   * (the name of a {@code ServletContext} attribute holding the {@link RevocationSource}, put
+   * there by a {@code ServletContextListener}). If init fails, the keyring it started is
    * stopped.
    *
    * @throws ServletException if a parameter is missing or invalid, or the key file cannot be read
@@ -120,6 +127,15 @@ public final class SessionlessFilter implements Filter {
       Builder b = builder();
       started = InitParams.apply(config::getInitParameter, System::getenv, b,
           Thread.currentThread().getContextClassLoader());
+      String attribute = config.getInitParameter("revocation.context-attribute");
+      if (attribute != null) {
+        Object source = config.getServletContext().getAttribute(attribute.trim());
+        if (!(source instanceof RevocationSource)) {
+          throw new IllegalStateException("the ServletContext attribute '" + attribute.trim() + "' named by"
+              + " revocation.context-attribute holds no RevocationSource: set it in a ServletContextListener");
+        }
+        b.revocation((RevocationSource) source);
+      }
       settings = b.settings();
       owned = started;
     } catch (IOException | RuntimeException e) {
@@ -151,6 +167,47 @@ public final class SessionlessFilter implements Filter {
       return;
     }
     FilterRun.run(s, (HttpServletRequest) req, (HttpServletResponse) res, chain, REJECTION_ATTRIBUTE);
+  }
+
+  /**
+   * Marks a login on {@code request}'s session (creating one if need be): gives it a new id (as
+   * {@code changeSessionId()}, against session fixation), the subject, and an {@code auth_time}
+   * of now, which renewal never moves. Call it once the user is authenticated; a plain {@code
+   * changeSessionId()} also sets {@code auth_time} but no subject. The subject is what {@link
+   * #logOutEverywhere} ends.
+   *
+   * @return the new session id
+   * @throws IllegalStateException if the request did not pass through a {@code SessionlessFilter},
+   *     or the response is already committed
+   */
+  public static String loggedIn(HttpServletRequest request, String subject) {
+    Objects.requireNonNull(subject, "subject");
+    if (subject.isEmpty()) {
+      throw new IllegalArgumentException("subject must not be empty");
+    }
+    return requestSession(request, "loggedIn").loggedIn(subject, null);
+  }
+
+  /**
+   * Logs a subject out everywhere: every session of theirs authenticated before now (this one
+   * too, from its next request) is rejected with {@code SUBJECT_REVOKED} on every node reading
+   * the filter's {@link RevocationStore}, within that store's lag. Other subjects' sessions are
+   * untouched. A login after this call (in a later second) is valid again.
+   *
+   * @throws IllegalStateException if the request did not pass through a {@code SessionlessFilter}
+   *     or the filter has no {@link RevocationStore}
+   */
+  public static void logOutEverywhere(HttpServletRequest request, String subject) {
+    Objects.requireNonNull(subject, "subject");
+    requestSession(request, "logOutEverywhere").logOutEverywhere(subject);
+  }
+
+  private static RequestSession requestSession(HttpServletRequest request, String what) {
+    Object state = request.getAttribute(RequestSession.ATTRIBUTE);
+    if (!(state instanceof RequestSession)) {
+      throw new IllegalStateException(what + ": the request did not pass through SessionlessFilter");
+    }
+    return (RequestSession) state;
   }
 
   /** Stops the keyring this filter made for {@code keys.file}, if any. */
@@ -207,6 +264,9 @@ public final class SessionlessFilter implements Filter {
     String header;
     BadAttribute badAttribute;
     Boolean cookieSecure;
+    RevocationSource revocation;
+    SessionlessListener listener = SessionlessListener.NONE;
+    private boolean listenerSet;
 
     private Builder() {}
 
@@ -383,6 +443,35 @@ public final class SessionlessFilter implements Filter {
     public Builder header(String name) {
       once(this.header, "header");
       this.header = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /**
+     * Checks every session token against this source (revoked sessions, subjects logged out
+     * everywhere; a revoked token starts a fresh session, its reason {@code SESSION_REVOKED} or
+     * {@code SUBJECT_REVOKED}); none if not set. If it is a {@link RevocationStore}, {@code
+     * invalidate()} revokes the session there, so a copy of its cookie stops working ("logout
+     * that holds"), and {@link SessionlessFilter#logOutEverywhere} works.
+     */
+    public Builder revocation(RevocationSource source) {
+      once(this.revocation, "revocation");
+      this.revocation = Objects.requireNonNull(source, "source");
+      return this;
+    }
+
+    /**
+     * Told of every token the filter's codec verifies, rejects or makes, every session cookie
+     * written (its size and number of chunks) and every token refused (by reason: a rejection
+     * starts a fresh session, {@code INTERNAL} is a server error); {@link
+     * SessionlessListener#NONE} if not set. Its exceptions are caught and logged once, never
+     * reaching the request.
+     */
+    public Builder listener(SessionlessListener listener) {
+      if (listenerSet) {
+        throw new IllegalStateException("listener was already set");
+      }
+      this.listener = Objects.requireNonNull(listener, "listener");
+      listenerSet = true;
       return this;
     }
 

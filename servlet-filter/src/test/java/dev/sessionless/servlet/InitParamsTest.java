@@ -218,4 +218,17 @@ class InitParamsTest {
         "cookie.domain", "shop.example"), env));
     assertTrue(e.getMessage().contains("__Host-"), e.getMessage());
   }
+
+  @Test
+  void revocationMemoryWiresAnInMemoryStoreAndOtherValuesAreRefused() throws Exception {
+    Map<String, String> env = Map.of("APP_KEYS", SECRET);
+    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "APP_KEYS", "revocation", "memory");
+    try (Keyring k = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
+      assertTrue(b.revocation instanceof dev.sessionless.core.RevocationStore);
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> applied(Map.of("keys.env", "APP_KEYS", "revocation", "redis"), env));
+    assertTrue(e.getMessage().contains("revocation.context-attribute"), e.getMessage());
+  }
 }

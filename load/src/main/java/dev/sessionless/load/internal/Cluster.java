@@ -2,25 +2,42 @@ package dev.sessionless.load.internal;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.KeySource;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.load.LoadException;
 import dev.sessionless.servlet.SessionlessFilter;
 import jakarta.servlet.DispatcherType;
 import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.session.data.redis.RedisSessionRepository;
+import org.springframework.session.web.http.SessionRepositoryFilter;
 
 /**
  * Nodes of embedded Jetty 12 on loopback running the {@link ShopServlet}, with the session kept
- * either by the Sessionless filter (the nodes share one key set and nothing else) or by each
- * node's own in-memory {@code HttpSession} store. A Spring Session + Redis kind would be one more
- * {@link Kind} whose nodes share a Redis on loopback; it is not built yet.
+ * by the Sessionless filter (the nodes share one key set and nothing else), by each node's own
+ * in-memory {@code HttpSession} store, or by Spring Session in a Redis that the cluster starts
+ * on loopback and every node reaches through its own Lettuce connection.
+ *
+ * <p>Faults: {@link #stopNode(int)} takes a node out of the balancer's rotation and stops it
+ * (its memory is gone), {@link #restartNode(int)} starts a fresh one on the same port, and
+ * {@link #rotateKeys(boolean)} switches the Sessionless nodes to a new signing key.
  */
 public final class Cluster implements AutoCloseable {
   /** How the nodes keep sessions. */
@@ -28,51 +45,116 @@ public final class Cluster implements AutoCloseable {
     /** The Sessionless filter: the session is a signed cookie, any node serves any request. */
     SESSIONLESS,
     /** Jetty's in-memory {@code HttpSession}: each node knows only its own sessions. */
-    HTTP_SESSION
+    HTTP_SESSION,
+    /** Spring Session's {@code SessionRepositoryFilter} over a {@code RedisSessionRepository}. */
+    SPRING_SESSION_REDIS
   }
 
   private final Kind kind;
-  private final List<Server> servers = new ArrayList<>();
-  private final List<URI> nodes = new ArrayList<>();
+  private final List<Node> nodes = new ArrayList<>();
+  private final AtomicIntegerArray down;
+  private final AtomicInteger rotations = new AtomicInteger();
+  private final RedisServer redis;
+  private volatile KeySet keys = KeySet.of(TokenKey.generate("load-0", Algorithm.HS256));
+  private final KeySource keySource = () -> keys;
 
-  private Cluster(Kind kind) {
+  private record Node(Server server, int port, LettuceConnectionFactory redis) {}
+
+  private Cluster(Kind kind, int count, RedisServer redis) {
     this.kind = kind;
+    this.down = new AtomicIntegerArray(count);
+    this.redis = redis;
   }
 
   /**
-   * Starts {@code count} nodes.
+   * Starts {@code count} nodes; for {@link Kind#SPRING_SESSION_REDIS} first a {@code redis-server}
+   * found on the {@code PATH}.
    *
-   * @throws LoadException {@link LoadException.Reason#SYSTEM_FAILED} when a node does not start
+   * @throws LoadException {@link LoadException.Reason#SYSTEM_FAILED} when a node (or Redis) does not start
    */
   public static Cluster start(Kind kind, int count) {
-    Cluster cluster = new Cluster(kind);
-    KeySet keys = KeySet.of(TokenKey.generate("load", Algorithm.HS256));
+    return start(kind, count, null);
+  }
+
+  /**
+   * Starts {@code count} nodes; {@code redisServer} is the {@code redis-server} executable for
+   * {@link Kind#SPRING_SESSION_REDIS} ({@code null}: look on the {@code PATH}).
+   *
+   * @throws LoadException {@link LoadException.Reason#SYSTEM_FAILED} when a node or Redis does not
+   *     start, or {@code redis-server} is missing (the message says how to install it)
+   */
+  public static Cluster start(Kind kind, int count, Path redisServer) {
+    RedisServer redis = null;
+    if (kind == Kind.SPRING_SESSION_REDIS) {
+      Path exe = RedisServer.find(redisServer == null ? null : redisServer.toString())
+          .orElseThrow(() -> new LoadException(LoadException.Reason.SYSTEM_FAILED,
+              "redis-server not found" + (redisServer == null ? " on the PATH" : " at " + redisServer)
+                  + ": " + RedisServer.INSTALL_HINT));
+      redis = RedisServer.start(exe);
+    }
+    Cluster cluster = new Cluster(kind, count, redis);
     try {
       for (int i = 0; i < count; i++) {
-        Server server = new Server();
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        server.addConnector(connector);
-        ServletContextHandler context = kind == Kind.HTTP_SESSION
-            ? new ServletContextHandler("/", ServletContextHandler.SESSIONS)
-            : new ServletContextHandler("/");
-        if (kind == Kind.SESSIONLESS) {
-          SessionlessFilter filter = SessionlessFilter.builder()
-              .keys(keys).issuer("https://shop.example").audience("shop").build();
-          context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
-        }
-        context.addServlet(new ServletHolder(new ShopServlet()), "/shop/*");
-        server.setHandler(context);
-        cluster.servers.add(server);
-        server.start();
-        cluster.nodes.add(URI.create("http://127.0.0.1:" + connector.getLocalPort()));
+        cluster.nodes.add(cluster.startNode(0));
       }
-    } catch (Exception e) {
+    } catch (RuntimeException e) {
       cluster.close();
-      throw new LoadException(LoadException.Reason.SYSTEM_FAILED, "could not start a " + kind + " node: " + e, e);
+      throw e;
     }
     return cluster;
+  }
+
+  private Node startNode(int port) {
+    Server server = new Server();
+    server.setStopTimeout(0); // a kill, not a graceful shutdown: requests in flight fail
+    LettuceConnectionFactory connections = null;
+    try {
+      ServerConnector connector = new ServerConnector(server);
+      connector.setHost("127.0.0.1");
+      connector.setPort(port);
+      server.addConnector(connector);
+      ServletContextHandler context = kind == Kind.HTTP_SESSION
+          ? new ServletContextHandler("/", ServletContextHandler.SESSIONS)
+          : new ServletContextHandler("/");
+      if (kind == Kind.SESSIONLESS) {
+        SessionlessFilter filter = SessionlessFilter.builder()
+            .keys(keySource).issuer("https://shop.example").audience("shop").build();
+        context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
+      } else if (kind == Kind.SPRING_SESSION_REDIS) {
+        connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
+        connections.afterPropertiesSet();
+        connections.start();
+        // ready before it takes traffic, as a readiness probe would have it: the first
+        // connection costs seconds (Lettuce and Netty start up), which no request should pay
+        try (RedisConnection probe = connections.getConnection()) {
+          probe.ping();
+        }
+        context.addFilter(new FilterHolder(springSession(connections)), "/*", EnumSet.of(DispatcherType.REQUEST));
+      }
+      context.addServlet(new ServletHolder(new ShopServlet()), "/shop/*");
+      server.setHandler(context);
+      server.start();
+      return new Node(server, connector.getLocalPort(), connections);
+    } catch (Exception e) {
+      stopQuietly(new Node(server, port, connections));
+      throw new LoadException(LoadException.Reason.SYSTEM_FAILED, "could not start a " + kind + " node: " + e, e);
+    }
+  }
+
+  /**
+   * The filter as Spring Boot configures it by default ({@code RedisSessionRepository}, keys as
+   * strings, attributes by JDK serialization, saved when the request ends).
+   */
+  private static SessionRepositoryFilter<?> springSession(LettuceConnectionFactory connections) {
+    RedisTemplate<String, Object> template = new RedisTemplate<>();
+    template.setKeySerializer(RedisSerializer.string());
+    template.setHashKeySerializer(RedisSerializer.string());
+    template.setConnectionFactory(connections);
+    template.setBeanClassLoader(Cluster.class.getClassLoader());
+    template.afterPropertiesSet();
+    RedisSessionRepository repository = new RedisSessionRepository(template);
+    repository.setDefaultMaxInactiveInterval(Duration.ofMinutes(30));
+    return new SessionRepositoryFilter<>(repository);
   }
 
   /** The kind of session store. */
@@ -80,20 +162,87 @@ public final class Cluster implements AutoCloseable {
     return kind;
   }
 
-  /** The nodes' base URIs, in start order. */
+  /** The nodes' base URIs, in start order; a restarted node keeps its URI. */
   public List<URI> nodes() {
-    return List.copyOf(nodes);
+    List<URI> uris = new ArrayList<>();
+    for (Node n : snapshot()) {
+      uris.add(URI.create("http://127.0.0.1:" + n.port()));
+    }
+    return uris;
   }
 
-  /** Stops every node. */
+  /** Whether node {@code index} is in the balancer's rotation (started and not stopped). */
+  public boolean isUp(int index) {
+    return down.get(index) == 0;
+  }
+
+  /**
+   * Kills node {@code index}: the balancer takes it out of rotation at once (its health check is
+   * faster than anything here), then the server stops, losing whatever it held in memory;
+   * requests in flight on it fail.
+   */
+  public void stopNode(int index) {
+    down.set(index, 1);
+    stopQuietly(snapshot().get(index));
+  }
+
+  /**
+   * Starts a fresh node (empty memory) on the port of stopped node {@code index} and puts it back
+   * into rotation.
+   *
+   * @throws LoadException {@link LoadException.Reason#SYSTEM_FAILED} when it does not start
+   */
+  public void restartNode(int index) {
+    Node fresh = startNode(snapshot().get(index).port());
+    synchronized (nodes) {
+      nodes.set(index, fresh);
+    }
+    down.set(index, 0);
+  }
+
+  /**
+   * Rotates the Sessionless nodes' signing key: a new key signs from now on. With
+   * {@code keepOld} the old key stays for verification (retired, expiring in an hour), as a
+   * rotation should; without it the old key is dropped at once, which rejects every token it
+   * signed (a broken rotation, for checking that the run notices). Other kinds have no key: a
+   * no-op.
+   */
+  public void rotateKeys(boolean keepOld) {
+    if (kind != Kind.SESSIONLESS) {
+      return;
+    }
+    Instant now = Instant.now();
+    TokenKey old = keys.signingKey(Algorithm.HS256, now).orElseThrow();
+    TokenKey fresh = TokenKey.generate("load-" + rotations.incrementAndGet(), Algorithm.HS256)
+        .withLifecycle(now, now, null, null);
+    keys = keepOld
+        ? KeySet.of(old.withLifecycle(null, null, now, now.plus(Duration.ofHours(1))), fresh)
+        : KeySet.of(fresh);
+  }
+
+  private List<Node> snapshot() {
+    synchronized (nodes) {
+      return List.copyOf(nodes);
+    }
+  }
+
+  private static void stopQuietly(Node node) {
+    try {
+      node.server().stop();
+    } catch (Exception e) {
+      // stopping is best effort: the JVM ends the run anyway
+    }
+    if (node.redis() != null) {
+      node.redis().destroy();
+    }
+  }
+
+  /** Stops every node and, for Spring Session, the Redis server. */
   @Override
   public void close() {
-    for (Server s : servers) {
-      try {
-        s.stop();
-      } catch (Exception e) {
-        // stopping is best effort: the JVM ends the run anyway
-      }
+    snapshot().forEach(Cluster::stopQuietly);
+    if (redis != null) {
+      redis.close();
     }
   }
 }

@@ -12,9 +12,10 @@ import java.util.Map;
 /** The load tool's command line: {@code PROFILE[,PROFILE…] [--name=value …]}. */
 public final class Options {
   /** The profiles the tool knows. */
-  public static final List<String> PROFILES = List.of("peak", "stress", "soak", "flood");
+  public static final List<String> PROFILES = List.of("peak", "stress", "soak", "flood", "faults");
   /** The systems the tool knows. */
-  public static final List<String> SYSTEMS = List.of("sessionless", "session-sticky", "session-nonsticky");
+  public static final List<String> SYSTEMS = List.of("sessionless", "session-sticky", "session-nonsticky",
+      "spring-session-redis");
 
   public final List<String> profiles;
   public final List<String> systems;
@@ -31,6 +32,11 @@ public final class Options {
   public final double p99LimitMillis;
   public final double targetRate;
   public final Path out;
+  public final int users;
+  /** Faults: whether the key rotation keeps the old key for verification (false: a broken rotation). */
+  public final boolean keepOldKey;
+  /** The {@code redis-server} to run, or {@code null} to look on the {@code PATH}. */
+  public final Path redisServer;
 
   private Options(Map<String, String> o, List<String> profiles) {
     this.profiles = profiles;
@@ -53,9 +59,16 @@ public final class Options {
     this.p99LimitMillis = number(o, "p99-limit", 200);
     this.targetRate = number(o, "target-rate", 1500);
     this.out = Path.of(o.getOrDefault("out", "benchmarks/results"));
-    if (maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
+    this.users = integer(o, "users", 12);
+    String rotation = o.getOrDefault("rotation", "keep-old");
+    if (!rotation.equals("keep-old") && !rotation.equals("drop-old")) {
+      throw bad("--rotation must be keep-old or drop-old, got '" + rotation + "'");
+    }
+    this.keepOldKey = rotation.equals("keep-old");
+    this.redisServer = o.containsKey("redis-server") ? Path.of(o.get("redis-server")) : null;
+    if (users < 1 || maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
         || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0 || systemWarmup.isZero()) {
-      throw bad("out of range: max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
+      throw bad("out of range: users, max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
     }
   }
 
@@ -87,7 +100,8 @@ public final class Options {
     Options options = new Options(o, List.copyOf(profiles));
     for (String k : o.keySet()) {
       if (!List.of("systems", "max-users", "step", "warmup", "think", "start-rate", "rate-factor", "max-steps",
-          "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup").contains(k)) {
+          "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "redis-server",
+          "rotation").contains(k)) {
         throw bad("unknown option --" + k);
       }
     }
@@ -99,12 +113,18 @@ public final class Options {
     return String.join(System.lineSeparator(),
         "usage: LoadTool PROFILE[,PROFILE...] [--name=value ...]",
         "  profiles: peak (closed ramp 1, 2, 4 ... max-users; USL fit), stress (open rate ramp until p99 > limit,",
-        "            errors or a saturated injector), soak (steady open rate for --duration), flood (max-users at once)",
-        "  --systems=" + String.join(",", SYSTEMS) + "   (default all)",
+        "            errors or a saturated injector), soak (steady open rate for --duration), flood (max-users at once),",
+        "            faults (--users users for --step while a node is killed and restarted and the key rotates;",
+        "            exit status 3 if Sessionless lost a session)",
+        "  --systems=" + String.join(",", SYSTEMS),
+        "                                                          (default all; spring-session-redis needs redis-server)",
+        "  --redis-server=PATH                                     default: redis-server on the PATH",
         "  --system-warmup=10s                                     untimed warm-up of each system before its profiles",
         "  --max-users=64 --step=5s --warmup=1s --think=0ms       steps (warmup: the discarded start of each step)",
         "  --start-rate=200 --rate-factor=1.5 --max-steps=8        stress",
         "  --rate=300 --duration=60s                               soak",
+        "  --users=12 --rotation=keep-old                          faults (drop-old: a broken rotation that drops",
+        "                                                          the old key at once, to see the check fail)",
         "  --p99-limit=200 --target-rate=1500                      capacity plan (peak and stress together)",
         "  --out=benchmarks/results                                where JSON, Markdown and PNG go");
   }

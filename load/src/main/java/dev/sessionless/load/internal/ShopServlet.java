@@ -13,9 +13,10 @@ import java.util.Map;
 /**
  * The shop every system under test runs: an ordinary servlet on {@code HttpSession}, unaware of
  * how the session is kept. {@code /shop/browse?item=…} records the item among the last five
- * viewed, {@code /shop/add?item=…} puts it in the cart, {@code /shop/checkout} answers
- * {@code items=N} and empties the cart. A session holds a small profile, the viewed list and the
- * cart: a few hundred bytes of JSON.
+ * viewed, {@code /shop/add?item=…} puts it in the cart, {@code /shop/checkout} empties the cart.
+ * Every reply says what the session holds, {@code viewed=V items=N} (for a checkout, N is what
+ * it found in the cart), so a client notices a lost session at its next request. A session holds
+ * a small profile, the viewed list and the cart: a few hundred bytes of JSON.
  */
 public final class ShopServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -42,18 +43,18 @@ public final class ShopServlet extends HttpServlet {
           viewed.remove(0);
         }
         session.setAttribute("viewed", viewed);
-        res.getWriter().print("viewed=" + viewed.size());
+        res.getWriter().print("viewed=" + viewed.size() + " items=" + list(session, "cart").size());
       }
       case "/add" -> {
         List<String> cart = list(session, "cart");
         cart.add(item == null ? "none" : item);
         session.setAttribute("cart", cart);
-        res.getWriter().print("items=" + cart.size());
+        res.getWriter().print("viewed=" + list(session, "viewed").size() + " items=" + cart.size());
       }
       case "/checkout" -> {
         List<String> cart = list(session, "cart");
         session.removeAttribute("cart");
-        res.getWriter().print("items=" + cart.size());
+        res.getWriter().print("viewed=" + list(session, "viewed").size() + " items=" + cart.size());
       }
       default -> res.sendError(HttpServletResponse.SC_NOT_FOUND);
     }

@@ -11,12 +11,21 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntPredicate;
 
 /**
  * Shop journeys — browse twice, add three items, check out — by users with their own cookie
- * jars. The load client routes: {@link Routing#ROUND_ROBIN} sends every request to the next node,
- * {@link Routing#STICKY} sends each user to one node. A checkout that finds fewer items than
- * the user added counts as a lost cart.
+ * jars. The load client is the balancer: {@link Routing#ROUND_ROBIN} sends every request to the
+ * next node in rotation, {@link Routing#STICKY} keeps each user on one node until that node
+ * leaves the rotation, then moves it to the next live node for good (as a balancer's affinity
+ * cookie does).
+ *
+ * <p>Every reply tells the user what its session holds (how many items viewed, how many in the
+ * cart), so a user notices a lost session at its next browse or add: the server holds less than
+ * the user put there. A checkout that finds fewer items than the user added, or a journey whose
+ * cart shrank on the way, is a lost cart. A request whose reply never came (a node died under it)
+ * is sent again, and the server may have done the first one: more than expected after a retried
+ * add, or an empty cart at a retried checkout, is not a loss.
  */
 public final class ShopWorkload implements Workload {
   /** How requests are spread over the nodes. */
@@ -32,9 +41,11 @@ public final class ShopWorkload implements Workload {
 
   private final List<URI> nodes;
   private final Routing routing;
+  private final IntPredicate up;
   private final AtomicLong next = new AtomicLong();
   private final LongAdder journeys = new LongAdder();
   private final LongAdder cartsLost = new LongAdder();
+  private final LongAdder sessionsLost = new LongAdder();
   private final LongAccumulator cookieBytes = new LongAccumulator(Math::max, 0);
 
   /**
@@ -44,8 +55,37 @@ public final class ShopWorkload implements Workload {
    * @param routing how to pick a node
    */
   public ShopWorkload(List<URI> nodes, Routing routing) {
+    this(nodes, routing, i -> true);
+  }
+
+  /**
+   * A workload over the nodes, routing only to those in rotation.
+   *
+   * @param nodes base URIs of the nodes
+   * @param routing how to pick a node
+   * @param up whether node {@code i} is in rotation (the balancer's health check)
+   */
+  public ShopWorkload(List<URI> nodes, Routing routing, IntPredicate up) {
     this.nodes = List.copyOf(nodes);
     this.routing = routing;
+    this.up = up;
+  }
+
+  /** The next node in rotation at or after {@code from}; {@code from} itself when none is up. */
+  private int live(long from) {
+    int n = nodes.size();
+    for (int k = 0; k < n; k++) {
+      int i = (int) Math.floorMod(from + k, (long) n);
+      if (up.test(i)) {
+        return i;
+      }
+    }
+    return (int) Math.floorMod(from, (long) n);
+  }
+
+  /** Times a user found its session emptied (counted once per loss, then it starts afresh). */
+  public long sessionsLost() {
+    return sessionsLost.sum();
   }
 
   /** Checkouts that found every item the user had added. */
@@ -73,17 +113,34 @@ public final class ShopWorkload implements Workload {
     private final Map<String, String> cookies = new LinkedHashMap<>();
     private int step;
     private int added;
+    private int viewed;
+    private boolean cartShrank;
     private long item;
+    private int home;
+    /** A request is out and its reply not yet accepted. */
+    private boolean awaiting;
+    /** This request repeats one that failed without a reply (the server may have done it). */
+    private boolean retry;
 
     User(int id) {
       this.id = id;
+      this.home = Math.floorMod(id, nodes.size());
     }
 
     @Override
     public HttpRequest next() {
-      URI node = nodes.get(routing == Routing.STICKY
-          ? Math.floorMod(id, nodes.size())
-          : (int) Math.floorMod(next.getAndIncrement(), (long) nodes.size()));
+      retry = awaiting;
+      awaiting = true;
+      int index;
+      if (routing == Routing.STICKY) {
+        if (!up.test(home)) {
+          home = live(home + 1L); // its node left the rotation: the balancer moves it for good
+        }
+        index = home;
+      } else {
+        index = live(next.getAndIncrement());
+      }
+      URI node = nodes.get(index);
       String action = STEPS[step];
       String query = action.equals("checkout") ? "" : "?item=sku-" + id + "-" + (item++ % 1000);
       HttpRequest.Builder b = HttpRequest.newBuilder(node.resolve("/shop/" + action + query)).timeout(TIMEOUT);
@@ -113,21 +170,41 @@ public final class ShopWorkload implements Workload {
           cookies.put(name, value);
         }
       }
+      awaiting = false;
       String action = STEPS[step];
       step = (step + 1) % STEPS.length;
       if (response.statusCode() != 200) {
         return false;
       }
-      if (action.equals("add")) {
-        added++;
-      } else if (action.equals("checkout")) {
-        int found = Integer.parseInt(response.body().strip().substring("items=".length()));
-        if (found == added) {
-          journeys.increment();
-        } else {
+      // "viewed=V items=N": what the session holds now (a checkout: what it found)
+      String[] held = response.body().strip().split(" ");
+      int viewedNow = Integer.parseInt(held[0].substring("viewed=".length()));
+      int itemsNow = Integer.parseInt(held[1].substring("items=".length()));
+      int expectViewed = action.equals("browse") ? Math.min(viewed + 1, 5) : viewed;
+      int expectItems = action.equals("add") ? added + 1 : added;
+      if (retry && action.equals("checkout") && itemsNow == 0 && viewedNow >= expectViewed) {
+        // the first attempt checked the cart out and its reply was lost (a node died): the
+        // order went through and the rest of the session is there, so nothing is lost
+        journeys.increment();
+        added = 0;
+        cartShrank = false;
+        viewed = viewedNow;
+        return true;
+      }
+      if (viewedNow < expectViewed || itemsNow < expectItems) {
+        sessionsLost.increment();
+        cartShrank |= itemsNow < expectItems;
+      }
+      viewed = viewedNow;
+      added = itemsNow;
+      if (action.equals("checkout")) {
+        if (cartShrank) {
           cartsLost.increment();
+        } else {
+          journeys.increment();
         }
         added = 0;
+        cartShrank = false;
       }
       return true;
     }

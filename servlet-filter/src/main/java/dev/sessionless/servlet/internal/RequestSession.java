@@ -9,7 +9,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import dev.sessionless.core.RevocationStore;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -83,6 +85,11 @@ public final class RequestSession {
   private boolean idChanged;
   private boolean checkedInPlace;
   private List<String> written = List.of();
+  /** The incoming token's claims no longer apply: the session it carried was invalidated. */
+  private boolean tokenEnded;
+  /** Set at login in this request: the subject to write, and when it authenticated (millis). */
+  private String loginSubject;
+  private long authTimeMillis = -1;
 
   /** State for {@code request}; nothing is decoded yet. */
   public RequestSession(Settings settings, HttpServletRequest request, String rejectionAttribute) {
@@ -184,6 +191,7 @@ public final class RequestSession {
   private RuntimeException failed(RuntimeException e) {
     failed = true;
     settings.log.internalFailure(e);
+    settings.listener.sessionRejected(TokenException.Reason.INTERNAL);
     return e;
   }
 
@@ -193,6 +201,7 @@ public final class RequestSession {
 
   private void reject(TokenException.Reason reason) {
     settings.log.rejected(reason);
+    settings.listener.sessionRejected(reason);
     rejected(reason);
   }
 
@@ -240,12 +249,66 @@ public final class RequestSession {
     session.id = newId();
     session.dirty = true;
     idChanged = true;
+    // Changing the id is how servlet code marks a login: the session is authenticated now.
+    authTimeMillis = settings.clock.millis();
     return session.id;
   }
+
+  /**
+   * Marks a login: the session (created if need be) gets a new id, the subject, and an {@code
+   * auth_time} of now.
+   */
+  public synchronized String loggedIn(String subject, HttpServletResponse response) {
+    session(true, response);
+    String id = changeSessionId();
+    loginSubject = subject;
+    return id;
+  }
+
+  /**
+   * Logs {@code subject} out everywhere: its sessions authenticated before now are rejected on
+   * every node that reads the store, until the longest session could have lived.
+   */
+  public void logOutEverywhere(String subject) {
+    RevocationStore store = revocationStore("logOutEverywhere");
+    Instant now = settings.clock.instant();
+    store.revokeSubject(subject, now, now.plusSeconds(settings.absoluteLifetimeSeconds + REVOCATION_MARGIN_SECONDS));
+  }
+
+  private RevocationStore revocationStore(String what) {
+    if (settings.revocations == null) {
+      throw new IllegalStateException(what + " needs a revocation store: configure the filter with"
+          + " SessionlessFilter.Builder.revocation(RevocationStore) or the init parameter revocation");
+    }
+    return settings.revocations;
+  }
+
+  /**
+   * How long past a token's expiry a revocation is kept: more than any reader's clock skew (the
+   * codec accepts at most 10 minutes).
+   */
+  static final long REVOCATION_MARGIN_SECONDS = 600;
 
   synchronized void invalidated(TokenHttpSession s) {
     if (s == session) {
       clearPending = token != null || incoming.present() || !written.isEmpty();
+      if (settings.revocations != null && token != null && !tokenEnded) {
+        // Logout that holds: a copy of this session's cookie stops working on every node. Its
+        // tokens (also one a parallel request renewed just now) expire by the absolute end or
+        // by now plus the inactivity interval, whichever is first.
+        long now = settings.clock.millis();
+        long absoluteEnd = s.created + settings.absoluteLifetimeSeconds * 1000L;
+        long lastExp = s.maxInactive > 0 ? Math.min(absoluteEnd, now + s.maxInactive * 1000L) : absoluteEnd;
+        Instant until = Instant.ofEpochMilli(Math.max(lastExp, token.expiresAt().toEpochMilli()))
+            .plusSeconds(REVOCATION_MARGIN_SECONDS);
+        settings.revocations.revokeSession(token.id(), until);
+        if (!s.id.equals(token.id()) && !written.isEmpty()) {
+          settings.revocations.revokeSession(s.id, until);
+        }
+      }
+      tokenEnded = true;
+      loginSubject = null;
+      authTimeMillis = -1;
     }
   }
 
@@ -319,9 +382,16 @@ public final class RequestSession {
         it.remove();
       }
     }
-    Claims.Builder b = token != null ? token.toClaims() : Claims.builder();
+    boolean carry = token != null && !tokenEnded;
+    Claims.Builder b = carry ? token.toClaims() : Claims.builder();
     b.sessionId(s.id).timeToLive(Duration.ofSeconds(ttl));
-    if (token != null) {
+    if (loginSubject != null) {
+      b.subject(loginSubject);
+    }
+    if (authTimeMillis >= 0) {
+      b.authTime(Instant.ofEpochMilli(authTimeMillis));
+    }
+    if (carry) {
       for (String name : token.stateNames()) {
         if (!s.entries.containsKey(name)) {
           b.remove(name);
@@ -360,6 +430,9 @@ public final class RequestSession {
       return false;
     }
     written = now;
+    if (text != null) {
+      settings.cookiesWritten(now);
+    }
     return true;
   }
 

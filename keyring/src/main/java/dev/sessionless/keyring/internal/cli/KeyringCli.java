@@ -6,6 +6,7 @@ import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.KeyringException.Reason;
+import dev.sessionless.keyring.internal.Retirement;
 import dev.sessionless.keyring.internal.cli.KeyFiles.Loaded;
 import dev.sessionless.keyring.internal.cli.KeyFiles.Protection;
 import java.io.PrintStream;
@@ -100,11 +101,32 @@ public final class KeyringCli {
         "  --iterations N                 PBKDF2 iterations when writing with a password (default 600000)",
         "  --max-iterations N             the most PBKDF2 iterations accepted when reading (default 2000000)"));
     HELP.put("list", String.join("\n",
-        "Usage: keyring list --in FILE [" + SECRET_READ_FLAGS + "] [--max-iterations N]",
+        "Usage: keyring list --in FILE [--max-token-lifetime DURATION] [" + SECRET_READ_FLAGS + "] [--max-iterations N]",
         "",
-        "Lists the keys: kid, algorithm, status now and lifecycle instants (UTC). Never prints key material.",
+        "Lists the keys: kid, algorithm, status now, lifecycle instants (UTC) and when the key is safe",
+        "to delete. Never prints key material.",
         "Status: SIGNING (signs now), PENDING (activates later), RETIRED (verifies only),",
-        "EXPIRED (verifies nothing), PUBLIC (a public key: verifies only)."));
+        "EXPIRED (verifies nothing), PUBLIC (a public key: verifies only).",
+        "SAFE-TO-DELETE: yes, the instant from which it is, or never (it never stops signing). A key is",
+        "safe to delete once no token it signed can be accepted: its retirement (or expiry) plus",
+        "--max-token-lifetime (default 24h, as for rotate) plus 10 minutes of clock skew, or its expiry.",
+        "This is the lifecycle alone: the nodes' traffic is in Keyring.status() and the metric",
+        "sessionless.keys.safe.to.delete."));
+    HELP.put("delete", String.join("\n",
+        "Usage: keyring delete --in FILE --kid KID [--out FILE] [--max-token-lifetime DURATION] [--force]",
+        "                      [" + SECRET_READ_FLAGS + "] [--iterations N] [--max-iterations N]",
+        "",
+        "Removes the key KID. Refused unless it is safe to delete (see 'keyring list --help'): a token",
+        "it signed could still be valid, and deleting the key would log that user out. --force",
+        "deletes it anyway. Check the nodes' sessionless.keys.safe.to.delete metric first: it adds",
+        "what the file cannot know, whether tokens under the key are still arriving.",
+        "",
+        "  --in FILE                      the key file; rewritten in place unless --out is given",
+        "  --kid KID                      the key to remove",
+        "  --out FILE                     where to write the result (owner-only)",
+        "  --max-token-lifetime DURATION  the longest lifetime of a token (default 24h)",
+        "  --force                        delete a key that is not yet safe to delete",
+        "  --password-env/--password-file/--kek-env   open an encrypted FILE; the result is encrypted the same way"));
     HELP.put("public", String.join("\n",
         "Usage: keyring public --in FILE [--out FILE] [" + SECRET_READ_FLAGS + "] [--max-iterations N]",
         "",
@@ -132,7 +154,8 @@ public final class KeyringCli {
       "Commands:",
       "  init      create a key set with one signing key",
       "  rotate    add a key that signs after a delay, retire the current one",
-      "  list      show kids, algorithms, status and lifecycle (no secrets)",
+      "  list      show kids, algorithms, status, lifecycle and safe-to-delete (no secrets)",
+      "  delete    remove a key, refused while a token it signed could still be valid",
       "  public    print the public JWKS of ES256/EdDSA keys",
       "  encrypt   encrypt a key file with a password or a key-encryption key",
       "  decrypt   decrypt a key file to a plain JWKS",
@@ -192,6 +215,8 @@ public final class KeyringCli {
           return Rotate.run(o, out, err, env, clock, now);
         case "list":
           return list(o, out, err, env, now);
+        case "delete":
+          return Delete.run(o, out, err, env, now);
         case "public":
           return publicJwks(o, out, err, env, now);
         case "encrypt":
@@ -243,18 +268,30 @@ public final class KeyringCli {
         keys.signingKey(a, now).ifPresent(k -> signing.put(a, k));
       }
       int kidWidth = Math.max(3, keys.keys().stream().mapToInt(k -> k.kid().length()).max().orElse(3));
-      String format = "%-" + kidWidth + "s  %-5s  %-7s  %-20s  %-20s  %-20s  %s%n";
+      Duration maxLifetime = o.duration("--max-token-lifetime").orElse(DEFAULT_MAX_TOKEN_LIFETIME);
+      String format = "%-" + kidWidth + "s  %-5s  %-7s  %-20s  %-20s  %-20s  %-20s  %s%n";
       out.printf(Locale.ROOT, "%s: %d key(s)%s, status at %s%n", in, keys.keys().size(),
           loaded.encrypted ? ", encrypted" : "", now);
-      out.printf(Locale.ROOT, format, "KID", "ALG", "STATUS", "PUBLISHED", "ACTIVATES", "RETIRES", "EXPIRES");
+      out.printf(Locale.ROOT, format, "KID", "ALG", "STATUS", "PUBLISHED", "ACTIVATES", "RETIRES", "EXPIRES",
+          "SAFE-TO-DELETE");
       List<TokenKey> sorted = new ArrayList<>(keys.keys());
       sorted.sort(Comparator.comparing((TokenKey k) -> k.activates().orElse(Instant.MIN)).thenComparing(TokenKey::kid));
       for (TokenKey k : sorted) {
         out.printf(Locale.ROOT, format, k.kid(), k.algorithm().joseName(), status(k, signing, now),
-            show(k.published()), show(k.activates()), show(k.retires()), show(k.expires()));
+            show(k.published()), show(k.activates()), show(k.retires()), show(k.expires()),
+            safeToDelete(k, maxLifetime, now));
       }
     }
     return OK;
+  }
+
+  /** The SAFE-TO-DELETE column: {@code yes}, the instant from which it is, or {@code never}. */
+  static String safeToDelete(TokenKey k, Duration maxLifetime, Instant now) {
+    Optional<Instant> from = Retirement.safeToDeleteFrom(k, maxLifetime);
+    if (from.isEmpty()) {
+      return "never";
+    }
+    return now.isBefore(from.get()) ? from.get().toString() : "yes";
   }
 
   static String status(TokenKey k, Map<Algorithm, TokenKey> signing, Instant now) {
@@ -401,7 +438,8 @@ public final class KeyringCli {
         "rotate", Set.of("--in", "--out", "--activate-in", "--max-token-lifetime", "--grace", "--alg", "--kid",
             "--password-env", "--password-file", "--kek-env", "--encrypt", "--iterations", "--max-iterations",
             "--refresh-interval", "--force"),
-        "list", READ_SECRET,
+        "list", Set.of("--max-token-lifetime"),
+        "delete", Set.of("--out", "--kid", "--max-token-lifetime", "--force", "--iterations"),
         "public", Set.of("--out"),
         "encrypt", Set.of("--out", "--password-env", "--password-file", "--kek-env", "--iterations"),
         "decrypt", Set.of("--out", "--password-env", "--password-file", "--kek-env", "--max-iterations"));

@@ -1,5 +1,6 @@
 package dev.sessionless.spring.boot.internal;
 
+import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.spring.boot.SessionlessProperties;
 import java.io.IOException;
@@ -29,6 +30,18 @@ public final class KeyringFactory {
    *     a secret's variable or file is missing
    */
   public static Keyring build(SessionlessProperties.Keys keys, Function<String, String> env) {
+    return build(keys, env, SessionlessListener.NONE);
+  }
+
+  /**
+   * The keyring, loaded now, reporting its source checks and key changes to {@code listener}.
+   *
+   * @param env environment variable look-up
+   * @param listener told of source checks and key-set changes (metrics)
+   * @throws IllegalStateException as {@link #build(SessionlessProperties.Keys, Function)}
+   */
+  public static Keyring build(SessionlessProperties.Keys keys, Function<String, String> env,
+      SessionlessListener listener) {
     SessionlessProperties.EncryptedFile enc = keys.getEncryptedFile();
     boolean any = keys.getFile() != null || keys.getEnvironment() != null || enc.getPath() != null
         || keys.getJwksUrl() != null;
@@ -41,7 +54,7 @@ public final class KeyringFactory {
           + " document never supplies this application's signing key. Also set sessionless.keys.file,"
           + " sessionless.keys.environment or sessionless.keys.encrypted-file.path");
     }
-    Keyring.Builder b = Keyring.builder().environmentReader(env)
+    Keyring.Builder b = Keyring.builder().environmentReader(env).listener(listener)
         .filePollInterval(keys.getFilePollInterval());
     if (keys.isEphemeral()) {
       if (any) {

@@ -1,0 +1,2 @@
+/** Micrometer meters for Sessionless: see {@link dev.sessionless.micrometer.SessionlessMetrics}. */
+package dev.sessionless.micrometer;

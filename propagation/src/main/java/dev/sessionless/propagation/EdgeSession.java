@@ -1,0 +1,150 @@
+package dev.sessionless.propagation;
+
+import dev.sessionless.core.SessionToken;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * A verified browser session as the edge sees it, the source of internal tokens: its id, its
+ * subject, its expiry and its state values by name. Make one from a decoded {@link
+ * SessionToken} ({@link #of(SessionToken)}), from the servlet filter's {@code HttpSession}
+ * ({@link EdgeContextFilter#session}), or with {@link #builder()} when the session lives
+ * elsewhere.
+ *
+ * <p><b>Security.</b> Build one only from a session this service verified: the minter signs
+ * whatever it says. {@link #toString()} shows the state names, never the id or the values.
+ *
+ * <p>Immutable and thread-safe (state values are held by reference: don't mutate them).
+ */
+public final class EdgeSession {
+  private final String sessionId;
+  private final String subject;
+  private final Instant expiresAt;
+  private final Set<String> names;
+  private final Function<String, Object> values;
+
+  private EdgeSession(String sessionId, String subject, Instant expiresAt, Set<String> names,
+      Function<String, Object> values) {
+    this.sessionId = sessionId;
+    this.subject = subject;
+    this.expiresAt = expiresAt;
+    this.names = Collections.unmodifiableSet(new LinkedHashSet<>(names));
+    this.values = values;
+  }
+
+  /** A session whose values are read only for the names a token carries. */
+  static EdgeSession lazy(String sessionId, String subject, Instant expiresAt, Set<String> names,
+      Function<String, Object> values) {
+    return new EdgeSession(sessionId, subject, expiresAt, names, values);
+  }
+
+  /**
+   * The session of a verified token: its {@code jti} as the session id, its subject, its
+   * {@code exp}, and its state values, carried over as the JSON they arrived in.
+   */
+  public static EdgeSession of(SessionToken token) {
+    Objects.requireNonNull(token, "token");
+    Map<String, Object> state = token.toClaims().build().state();
+    return new EdgeSession(token.id(), token.subject().orElse(null), token.expiresAt(), state.keySet(), state::get);
+  }
+
+  /** A builder, for sessions that are not a {@link SessionToken}; the session id is required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The session id, carried as {@code sid}. */
+  public String sessionId() {
+    return sessionId;
+  }
+
+  /** The subject (user), carried as {@code sub}, if the session has one. */
+  public Optional<String> subject() {
+    return Optional.ofNullable(subject);
+  }
+
+  /** When the session ends; no internal token minted from it lives longer. Empty if unknown. */
+  public Optional<Instant> expiresAt() {
+    return Optional.ofNullable(expiresAt);
+  }
+
+  /** The names of the state values, in order. */
+  public Set<String> stateNames() {
+    return names;
+  }
+
+  /** A state value by name, or null. */
+  Object value(String name) {
+    return names.contains(name) ? values.apply(name) : null;
+  }
+
+  /** State names and whether there is a subject; never the id or the values. */
+  @Override
+  public String toString() {
+    return "EdgeSession[subject=" + (subject == null ? "-" : "present") + ", state=" + names
+        + ", exp=" + (expiresAt == null ? "-" : expiresAt) + "]";
+  }
+
+  /** Builds an {@link EdgeSession}. Not thread-safe. */
+  public static final class Builder {
+    private String sessionId;
+    private String subject;
+    private Instant expiresAt;
+    private final Map<String, Object> state = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** The session id, 1 to 128 characters. Required. */
+    public Builder sessionId(String id) {
+      Objects.requireNonNull(id, "id");
+      if (id.isEmpty() || id.length() > 128) {
+        throw new IllegalArgumentException("a session id must be 1 to 128 characters");
+      }
+      this.sessionId = id;
+      return this;
+    }
+
+    /** The subject (user id). */
+    public Builder subject(String subject) {
+      this.subject = Objects.requireNonNull(subject, "subject");
+      return this;
+    }
+
+    /** When the session ends. Without it, internal tokens live their minter's lifetime. */
+    public Builder expiresAt(Instant expiresAt) {
+      this.expiresAt = Objects.requireNonNull(expiresAt, "expiresAt");
+      return this;
+    }
+
+    /** A state value, written as JSON by the minter's codec when a token carries it. */
+    public Builder put(String name, Object value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, () -> "value of state '" + name + "'");
+      if (name.isEmpty() || name.length() > 256) {
+        throw new IllegalArgumentException("a state name must be 1 to 256 characters");
+      }
+      state.put(name, value);
+      return this;
+    }
+
+    /**
+     * The session.
+     *
+     * @throws IllegalStateException if no session id was given
+     */
+    public EdgeSession build() {
+      if (sessionId == null) {
+        throw new IllegalStateException("sessionId is required: internal tokens carry it as sid");
+      }
+      Map<String, Object> copy = new LinkedHashMap<>(state);
+      return new EdgeSession(sessionId, subject, expiresAt, copy.keySet(), copy::get);
+    }
+  }
+}

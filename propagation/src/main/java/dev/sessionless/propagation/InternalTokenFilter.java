@@ -1,0 +1,193 @@
+package dev.sessionless.propagation;
+
+import dev.sessionless.core.TokenException;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * The receiving side of an internal service: every request must present an internal token for
+ * this service ({@code Authorization: Bearer <token>} unless another header is configured),
+ * which {@link InternalTokenVerifier} checks; the application then finds it as the request
+ * attribute {@link #ATTRIBUTE} ({@link #token(HttpServletRequest)}) and, on the serving thread,
+ * in {@link CallContext#current()} together with the trace.
+ *
+ * <pre>{@code
+ * InternalTokenFilter filter = InternalTokenFilter.builder().verifier(verifier).build();
+ * context.addFilter(filter, "/*");   // as any servlet filter, before the application
+ * }</pre>
+ *
+ * <p>A missing token gets {@code 401} with {@code WWW-Authenticate: Bearer}; a refused one
+ * {@code 401} with {@code WWW-Authenticate: Bearer error="invalid_token"} (RFC 6750 section 3),
+ * no details in the response, the reason logged at DEBUG on the {@code System.Logger} of this
+ * class. A failure on this side (a {@link TokenException} whose reason is no rejection) gets
+ * {@code 503} without details and is logged at ERROR, as is a check that throws anything else. The incoming {@code traceparent} is kept
+ * if valid, else a new trace starts ({@link TraceContext}).
+ *
+ * <p><b>Hook</b>: {@link Builder#check(Predicate)} runs after verification, before the
+ * application (for revocation, say); a {@code false} answer refuses the token like a bad one,
+ * and a {@link TokenException} it throws is treated by its reason.
+ *
+ * <p>Thread-safe. Synchronous requests only: a request that goes async carries the attribute,
+ * but work on other threads has to {@link CallContext#open()} the context itself.
+ */
+public final class InternalTokenFilter implements Filter {
+  /** The request attribute holding the verified {@link InternalToken}. */
+  public static final String ATTRIBUTE = InternalToken.class.getName();
+  /** The request attribute holding the request's {@link CallContext}. */
+  public static final String CONTEXT_ATTRIBUTE = CallContext.class.getName();
+  private static final System.Logger LOG = System.getLogger(InternalTokenFilter.class.getName());
+
+  private final InternalTokenVerifier verifier;
+  private final String header;
+  private final Predicate<? super InternalToken> check;
+
+  private InternalTokenFilter(Builder b) {
+    this.verifier = b.verifier;
+    this.header = b.header;
+    this.check = b.check;
+  }
+
+  /** A builder; the verifier is required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The verified token of a request this filter passed, if any. */
+  public static Optional<InternalToken> token(HttpServletRequest request) {
+    Object t = request.getAttribute(ATTRIBUTE);
+    return t instanceof InternalToken ? Optional.of((InternalToken) t) : Optional.empty();
+  }
+
+  @Override
+  public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
+    if (!(req instanceof HttpServletRequest) || !(res instanceof HttpServletResponse)) {
+      chain.doFilter(req, res);
+      return;
+    }
+    HttpServletRequest request = (HttpServletRequest) req;
+    HttpServletResponse response = (HttpServletResponse) res;
+    TraceContext trace = TraceContext.parse(request.getHeader(TraceContext.HEADER)).orElseGet(TraceContext::newTrace);
+    String token = bearer(request.getHeader(header));
+    if (token == null) {
+      LOG.log(System.Logger.Level.DEBUG, "trace={0}: no internal token presented", trace.traceId());
+      refuse(response, "Bearer");
+      return;
+    }
+    InternalToken verified;
+    try {
+      verified = verifier.verify(token);
+      if (!check.test(verified)) {
+        LOG.log(System.Logger.Level.DEBUG, "trace={0}: internal token refused by the filter''s check", trace.traceId());
+        refuse(response, "Bearer error=\"invalid_token\"");
+        return;
+      }
+    } catch (TokenException e) {
+      if (e.reason().isRejection()) {
+        LOG.log(System.Logger.Level.DEBUG, "trace={0}: internal token refused: {1} ({2})",
+            trace.traceId(), e.reason(), e.getMessage());
+        refuse(response, "Bearer error=\"invalid_token\"");
+      } else {
+        unavailable(response, trace, "internal token could not be verified on this side (" + e.reason() + ")", e);
+      }
+      return;
+    } catch (RuntimeException e) {
+      // The check (or a bug) failed on this side: not the caller's fault, and no 500 with details.
+      unavailable(response, trace, "the check after verification failed", e);
+      return;
+    }
+    CallContext context = CallContext.of(trace, verified);
+    request.setAttribute(ATTRIBUTE, verified);
+    request.setAttribute(CONTEXT_ATTRIBUTE, context);
+    try (CallContext.Scope scope = context.open()) {
+      chain.doFilter(request, response);
+    }
+  }
+
+  /** The token of an {@code Authorization}-style value: the scheme {@code Bearer} (any case) and a token68. */
+  static String bearer(String value) {
+    if (value == null || value.length() < 8 || !value.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return null;
+    }
+    String t = value.substring(7).trim();
+    return t.isEmpty() || t.indexOf(' ') >= 0 ? null : t;
+  }
+
+  private static void unavailable(HttpServletResponse response, TraceContext trace, String what, Exception e)
+      throws IOException {
+    LOG.log(System.Logger.Level.ERROR, "trace=" + trace.traceId() + ": " + what, e);
+    response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+    response.setHeader("Cache-Control", "no-store");
+    response.setContentType("text/plain;charset=UTF-8");
+    response.getWriter().write("the token cannot be verified now\n");
+  }
+
+  private static void refuse(HttpServletResponse response, String challenge) throws IOException {
+    response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+    response.setHeader("WWW-Authenticate", challenge);
+    response.setHeader("Cache-Control", "no-store");
+    response.setContentType("text/plain;charset=UTF-8");
+    response.getWriter().write("an internal token for this service is required\n");
+  }
+
+  /** The header and verifier. */
+  @Override
+  public String toString() {
+    return "InternalTokenFilter[header=" + header + ", " + verifier + "]";
+  }
+
+  /** Builds an {@link InternalTokenFilter}, checking it at {@link #build()}. Not thread-safe. */
+  public static final class Builder {
+    private InternalTokenVerifier verifier;
+    private String header = "Authorization";
+    private Predicate<? super InternalToken> check = t -> true;
+
+    private Builder() {}
+
+    /** Verifies the tokens (this service's audience, the accepted issuers). Required. */
+    public Builder verifier(InternalTokenVerifier verifier) {
+      this.verifier = Objects.requireNonNull(verifier, "verifier");
+      return this;
+    }
+
+    /** The header carrying {@code Bearer <token>}; {@code Authorization} if not set. */
+    public Builder header(String name) {
+      Objects.requireNonNull(name, "name");
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("header name must not be blank");
+      }
+      this.header = name;
+      return this;
+    }
+
+    /**
+     * A check after verification, before the application (where revocation plugs in): {@code
+     * false} refuses the token with {@code 401}; a {@link TokenException} it throws counts by
+     * its reason. Accepts every verified token if not set.
+     */
+    public Builder check(Predicate<? super InternalToken> check) {
+      this.check = Objects.requireNonNull(check, "check");
+      return this;
+    }
+
+    /**
+     * The filter.
+     *
+     * @throws IllegalStateException if no verifier was given
+     */
+    public InternalTokenFilter build() {
+      if (verifier == null) {
+        throw new IllegalStateException("verifier is required: InternalTokenVerifier.builder()...build()");
+      }
+      return new InternalTokenFilter(this);
+    }
+  }
+}

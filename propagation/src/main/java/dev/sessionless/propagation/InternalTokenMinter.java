@@ -1,0 +1,235 @@
+package dev.sessionless.propagation;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.Claims;
+import dev.sessionless.core.KeySource;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Mints short-lived internal tokens for calls to other services: at the edge from a browser
+ * session ({@link #mint}), and in an internal service from the token it was called with
+ * ({@link #remint}), which can only narrow.
+ *
+ * <pre>{@code
+ * InternalTokenMinter edge = InternalTokenMinter.builder()
+ *     .keys(edgeKeys).algorithm(Algorithm.ES256).issuer("https://edge.example").build();
+ * String token = edge.mint(EdgeSession.of(session), "orders", Set.of("cart"));
+ * }</pre>
+ *
+ * <p>Every token carries {@code typ} {@value InternalTokens#TOKEN_TYPE}, {@code aud} = the
+ * callee, {@code sub} and {@code sid} carried over, only the named state values the source has,
+ * the minter's identity as the current actor in RFC 8693's {@code act} shape (earlier actors
+ * nested), and the bounds it was minted within ({@value InternalTokens#PARENT_CLAIM}: the
+ * source's expiry and state names) so that the receiver can refuse a widened token with {@code
+ * WIDENED}. Its lifetime is the minter's (60 s unless set), cut to the source's expiry.
+ *
+ * <p><b>Security.</b> Only {@code ES256} and {@code EdDSA}: the callee verifies with the
+ * public key from the issuer's JWKS and never holds the power to mint. Thread-safe; one codec is
+ * kept per audience.
+ */
+public final class InternalTokenMinter {
+  /** The default lifetime of an internal token. */
+  public static final Duration DEFAULT_TIME_TO_LIVE = Duration.ofSeconds(60);
+  private static final int MAX_AUDIENCES = 1024;
+
+  private final KeySource keys;
+  private final Algorithm algorithm;
+  private final String issuer;
+  private final long ttlSeconds;
+  private final Clock clock;
+  private final PinnedClock pinned;
+  private final Map<String, TokenCodec> codecs = new ConcurrentHashMap<>();
+
+  private InternalTokenMinter(Builder b) {
+    this.keys = b.keys;
+    this.algorithm = b.algorithm;
+    this.issuer = b.issuer;
+    this.ttlSeconds = b.timeToLive.getSeconds();
+    this.clock = b.clock;
+    this.pinned = new PinnedClock(b.clock);
+  }
+
+  /** A builder; {@code keys} and {@code issuer} are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** This minter's identity: the {@code iss} of its tokens and the actor it records. */
+  public String issuer() {
+    return issuer;
+  }
+
+  /**
+   * A token for a call to {@code audience} on behalf of a browser session, carrying the named
+   * state values the session has (names it lacks are skipped).
+   *
+   * @throws TokenException {@code EXPIRED} if the session has ended; {@code NO_SIGNING_KEY},
+   *     {@code STATE_MAPPING}, {@code TOO_LARGE} as {@link TokenCodec#encode} does
+   */
+  public String mint(EdgeSession session, String audience, Collection<String> stateNames) {
+    Objects.requireNonNull(session, "session");
+    Map<String, Object> actor = new LinkedHashMap<>();
+    actor.put("sub", issuer);
+    long sessionExp = session.expiresAt().map(Instant::getEpochSecond).orElse(Long.MAX_VALUE);
+    return encode(audience, session.sessionId(), session.subject().orElse(null), actor, sessionExp,
+        session.stateNames(), session::value, stateNames);
+  }
+
+  /**
+   * A token for a call to {@code audience} made while serving {@code parent}: the same user
+   * and session, the named state values the parent carries (never others), a lifetime no
+   * longer than the parent's, and this service recorded as the current actor with the parent's
+   * actors nested inside.
+   *
+   * @throws TokenException {@code EXPIRED} if the parent has expired; as {@link #mint} otherwise
+   */
+  public String remint(InternalToken parent, String audience, Collection<String> stateNames) {
+    Objects.requireNonNull(parent, "parent");
+    Map<String, Object> actor = new LinkedHashMap<>();
+    actor.put("sub", issuer);
+    actor.put("act", parent.token().claim(InternalTokens.ACTOR_CLAIM, Map.class).orElseThrow());
+    Map<String, Object> values = parent.token().toClaims().build().state();
+    return encode(audience, parent.sessionId(), parent.subject().orElse(null), actor,
+        parent.expiresAt().getEpochSecond(), parent.stateNames(), values::get, stateNames);
+  }
+
+  private String encode(String audience, String sid, String subject, Map<String, Object> actor,
+      long parentExp, Set<String> parentNames, Function<String, Object> values, Collection<String> wanted) {
+    Objects.requireNonNull(wanted, "stateNames");
+    TokenCodec codec = codec(audience);
+    long millis = clock.millis();
+    long now = Math.floorDiv(millis, 1000);
+    long ttl = Math.min(ttlSeconds, parentExp - now);
+    if (ttl < 1) {
+      throw new TokenException(TokenException.Reason.EXPIRED,
+          "the session (or the token it was called with) has expired or ends within a second: "
+              + "no internal token can be minted from it; the user has to sign in again");
+    }
+    Claims.Builder c = Claims.builder().timeToLive(Duration.ofSeconds(ttl));
+    if (subject != null) {
+      c.subject(subject);
+    }
+    c.claim(InternalTokens.SESSION_ID_CLAIM, sid);
+    c.claim(InternalTokens.ACTOR_CLAIM, actor);
+    Map<String, Object> bounds = new LinkedHashMap<>();
+    bounds.put("exp", parentExp == Long.MAX_VALUE ? now + ttl : parentExp);
+    bounds.put("st", List.copyOf(parentNames));
+    c.claim(InternalTokens.PARENT_CLAIM, bounds);
+    for (String name : wanted) {
+      Object v = values.apply(name);
+      if (v != null) {
+        c.put(name, v);
+      }
+    }
+    pinned.pin(millis);
+    try {
+      return codec.encode(c.build());
+    } finally {
+      pinned.unpin();
+    }
+  }
+
+  private TokenCodec codec(String audience) {
+    Objects.requireNonNull(audience, "audience");
+    TokenCodec codec = codecs.get(audience);
+    if (codec != null) {
+      return codec;
+    }
+    if (codecs.size() >= MAX_AUDIENCES) {
+      throw new IllegalStateException("over " + MAX_AUDIENCES + " audiences: audiences name services, "
+          + "not requests; use one audience per callee service");
+    }
+    return codecs.computeIfAbsent(audience, a -> TokenCodec.builder().keys(keys).algorithm(algorithm)
+        .issuer(issuer).audience(a).timeToLive(Duration.ofSeconds(ttlSeconds)).clock(pinned)
+        .tokenType(InternalTokens.TOKEN_TYPE).verificationCache(0).build());
+  }
+
+  /** The issuer, algorithm and lifetime; never keys. */
+  @Override
+  public String toString() {
+    return "InternalTokenMinter[iss=" + issuer + ", alg=" + algorithm.joseName() + ", ttl=" + ttlSeconds + "s]";
+  }
+
+  /** Builds an {@link InternalTokenMinter}, checking it at {@link #build()}. Not thread-safe. */
+  public static final class Builder {
+    private KeySource keys;
+    private Algorithm algorithm = Algorithm.ES256;
+    private String issuer;
+    private Duration timeToLive = DEFAULT_TIME_TO_LIVE;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /** This service's signing keys (with private parts); their public keys go to its JWKS. Required. */
+    public Builder keys(KeySource keys) {
+      this.keys = Objects.requireNonNull(keys, "keys");
+      return this;
+    }
+
+    /** {@code ES256} (the default) or {@code EdDSA}. */
+    public Builder algorithm(Algorithm algorithm) {
+      Objects.requireNonNull(algorithm, "algorithm");
+      if (algorithm != Algorithm.ES256 && algorithm != Algorithm.EDDSA) {
+        throw new IllegalArgumentException("internal tokens are signed with ES256 or EdDSA, got "
+            + algorithm.joseName() + ": with a shared secret every callee could mint");
+      }
+      this.algorithm = algorithm;
+      return this;
+    }
+
+    /** This service's identity: its tokens' {@code iss} and the actor it records. Required. */
+    public Builder issuer(String issuer) {
+      Objects.requireNonNull(issuer, "issuer");
+      if (issuer.isEmpty()) {
+        throw new IllegalArgumentException("issuer must not be empty");
+      }
+      this.issuer = issuer;
+      return this;
+    }
+
+    /** The lifetime of a token, whole seconds from 1 s to 1 h; 60 s if not set. */
+    public Builder timeToLive(Duration ttl) {
+      Objects.requireNonNull(ttl, "ttl");
+      if (ttl.getSeconds() < 1 || ttl.getNano() != 0 || ttl.compareTo(Duration.ofHours(1)) > 0) {
+        throw new IllegalArgumentException("timeToLive must be whole seconds from 1 s to 1 h, got " + ttl
+            + ": internal tokens are short-lived");
+      }
+      this.timeToLive = ttl;
+      return this;
+    }
+
+    /** The clock; the system clock if not set. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The minter.
+     *
+     * @throws IllegalStateException if keys or issuer are missing
+     */
+    public InternalTokenMinter build() {
+      if (keys == null) {
+        throw new IllegalStateException("keys are required: this service's ES256 or EdDSA signing keys");
+      }
+      if (issuer == null) {
+        throw new IllegalStateException("issuer is required: this service's identity, e.g. https://edge.example");
+      }
+      return new InternalTokenMinter(this);
+    }
+  }
+}

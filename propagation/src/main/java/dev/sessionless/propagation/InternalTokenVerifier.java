@@ -1,0 +1,256 @@
+package dev.sessionless.propagation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySource;
+import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenException;
+import dev.sessionless.core.TokenException.Reason;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Verifies internal tokens in a downstream service: only tokens for its own audience, from the
+ * issuers it accepts, each checked with that issuer's public keys (typically a {@code Keyring}
+ * over the issuer's JWKS URL), and only tokens that stayed within the bounds they were minted
+ * in.
+ *
+ * <pre>{@code
+ * InternalTokenVerifier verifier = InternalTokenVerifier.builder().audience("orders")
+ *     .issuer("https://edge.example", Keyring.builder().jwksUrl(edgeJwks).build())
+ *     .build();
+ * InternalToken token = verifier.verify(bearer);   // or TokenException with a reason
+ * }</pre>
+ *
+ * <p>Beyond what the codec checks (signature with the key the {@code kid} names and its own
+ * algorithm, {@code typ} = {@value InternalTokens#TOKEN_TYPE}, {@code iss}, {@code aud},
+ * {@code exp}), a token must carry {@code sid}, an {@code act} whose current actor is its
+ * issuer ({@code MALFORMED} otherwise), and its bounds ({@value InternalTokens#PARENT_CLAIM};
+ * {@code MISSING_CLAIM} without): an expiry after the parent's, or a state value the parent did
+ * not carry, is refused with {@code WIDENED}. A token from an issuer not configured is refused
+ * with {@code WRONG_ISSUER}; with several issuers the unverified {@code iss} only picks which
+ * issuer's codec verifies the token, which then checks it exactly.
+ *
+ * <p>Thread-safe; the codecs keep their verification caches.
+ */
+public final class InternalTokenVerifier {
+  /** Longest token accepted, checked before anything is decoded. */
+  static final int MAX_TOKEN_LENGTH = 8192;
+  private static final int MAX_ACTORS = 16;
+  private static final ObjectMapper PEEK = JsonMapper.builder().build();
+
+  private final String audience;
+  private final Map<String, TokenCodec> byIssuer;
+  private final TokenCodec only;
+
+  private InternalTokenVerifier(Builder b) {
+    this.audience = b.audience;
+    Map<String, TokenCodec> m = new LinkedHashMap<>();
+    for (Map.Entry<String, KeySource> e : b.issuers.entrySet()) {
+      m.put(e.getKey(), TokenCodec.builder().keys(e.getValue()).algorithm(Algorithm.ES256)
+          .acceptAlgorithms(Algorithm.ES256, Algorithm.EDDSA).issuer(e.getKey()).audience(b.audience)
+          .timeToLive(InternalTokenMinter.DEFAULT_TIME_TO_LIVE).clock(b.clock).clockSkew(b.clockSkew)
+          .maxTokenLength(MAX_TOKEN_LENGTH).tokenType(InternalTokens.TOKEN_TYPE).build());
+    }
+    this.byIssuer = Map.copyOf(m);
+    this.only = m.size() == 1 ? m.values().iterator().next() : null;
+  }
+
+  /** A builder; the audience and at least one issuer are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** This service's audience. */
+  public String audience() {
+    return audience;
+  }
+
+  /**
+   * Verifies a token presented to this service.
+   *
+   * @return the verified token
+   * @throws TokenException for every rejection, with its reason ({@code WIDENED} for a token
+   *     that exceeds the bounds it was minted in); a reason that is no rejection ({@code
+   *     INTERNAL}) means a failure on this side
+   */
+  public InternalToken verify(String token) {
+    if (token == null) {
+      throw new TokenException(Reason.MALFORMED, "no token was given");
+    }
+    if (token.length() > MAX_TOKEN_LENGTH) {
+      throw new TokenException(Reason.TOO_LARGE,
+          "the token is " + token.length() + " characters, over the limit of " + MAX_TOKEN_LENGTH);
+    }
+    TokenCodec codec = only != null ? only : byIssuer.get(peekIssuer(token));
+    if (codec == null) {
+      throw new TokenException(Reason.WRONG_ISSUER,
+          "the token's issuer is not one this service accepts: add it to the verifier's issuers if it should be");
+    }
+    SessionToken t = codec.decode(token);
+    try {
+      return check(t);
+    } catch (TokenException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new TokenException(Reason.MALFORMED, "the token's sid, act or " + InternalTokens.PARENT_CLAIM
+          + " claim is not of the expected shape", e);
+    }
+  }
+
+  /** The unverified {@code iss}, only to choose a codec; the codec then checks it exactly. */
+  static String peekIssuer(String token) {
+    int a = token.indexOf('.');
+    int b = a < 0 ? -1 : token.indexOf('.', a + 1);
+    if (b < 0) {
+      throw new TokenException(Reason.MALFORMED, "not a compact JWS: expected three parts separated by dots");
+    }
+    try {
+      byte[] payload = Base64.getUrlDecoder().decode(token.substring(a + 1, b));
+      JsonNode iss = PEEK.readTree(payload).get("iss");
+      return iss != null && iss.isTextual() ? iss.asText() : "";
+    } catch (IOException | RuntimeException e) {
+      throw new TokenException(Reason.MALFORMED, "the token's payload is not base64url JSON");
+    }
+  }
+
+  private static InternalToken check(SessionToken t) {
+    String sid = t.claim(InternalTokens.SESSION_ID_CLAIM, String.class).orElseThrow(() -> new TokenException(
+        Reason.MISSING_CLAIM, "an internal token must carry the session id (sid)"));
+    List<String> actors = actors(t);
+    if (!actors.get(0).equals(t.issuer())) {
+      throw new TokenException(Reason.MALFORMED,
+          "the token's current actor (act.sub) is not its issuer: a service records itself when it mints");
+    }
+    Map<?, ?> parent = t.claim(InternalTokens.PARENT_CLAIM, Map.class).orElseThrow(() -> new TokenException(
+        Reason.MISSING_CLAIM, "an internal token must carry the bounds it was minted in (" + InternalTokens.PARENT_CLAIM
+            + "): mint it with InternalTokenMinter"));
+    Object exp = parent.get("exp");
+    Object names = parent.get("st");
+    if (!(exp instanceof Number) || !(names instanceof List)) {
+      throw new TokenException(Reason.MALFORMED,
+          InternalTokens.PARENT_CLAIM + " must hold a numeric exp and a list of state names st");
+    }
+    Set<String> parentNames = new LinkedHashSet<>();
+    for (Object n : (List<?>) names) {
+      if (!(n instanceof String)) {
+        throw new TokenException(Reason.MALFORMED, InternalTokens.PARENT_CLAIM + ".st must list names");
+      }
+      parentNames.add((String) n);
+    }
+    long parentExp = ((Number) exp).longValue();
+    if (t.expiresAt().getEpochSecond() > parentExp) {
+      throw new TokenException(Reason.WIDENED,
+          "the token expires after the token it was minted from: a re-mint may only shorten the lifetime");
+    }
+    for (String name : t.stateNames()) {
+      if (!parentNames.contains(name)) {
+        throw new TokenException(Reason.WIDENED, "the token carries state value '" + name
+            + "', which the token it was minted from did not: a re-mint may only drop state values");
+      }
+    }
+    return new InternalToken(t, sid, actors, Instant.ofEpochSecond(parentExp), parentNames);
+  }
+
+  /** The actor chain, current first, from the nested {@code act} claim. */
+  private static List<String> actors(SessionToken t) {
+    Object act = t.claim(InternalTokens.ACTOR_CLAIM, Map.class).orElseThrow(() -> new TokenException(
+        Reason.MISSING_CLAIM, "an internal token must name its actor (act)"));
+    List<String> chain = new ArrayList<>();
+    while (act != null) {
+      if (!(act instanceof Map) || !(((Map<?, ?>) act).get("sub") instanceof String) || chain.size() == MAX_ACTORS) {
+        throw new TokenException(Reason.MALFORMED,
+            "act must nest objects with a string sub, at most " + MAX_ACTORS + " deep (RFC 8693 section 4.1)");
+      }
+      Map<?, ?> m = (Map<?, ?>) act;
+      chain.add((String) m.get("sub"));
+      act = m.get("act");
+    }
+    return chain;
+  }
+
+  /** The audience and issuers. */
+  @Override
+  public String toString() {
+    return "InternalTokenVerifier[aud=" + audience + ", issuers=" + byIssuer.keySet() + "]";
+  }
+
+  /** Builds an {@link InternalTokenVerifier}, checking it at {@link #build()}. Not thread-safe. */
+  public static final class Builder {
+    private String audience;
+    private final Map<String, KeySource> issuers = new LinkedHashMap<>();
+    private Clock clock = Clock.systemUTC();
+    private Duration clockSkew = Duration.ofSeconds(30);
+
+    private Builder() {}
+
+    /** This service's own audience: tokens for any other are refused. Required. */
+    public Builder audience(String audience) {
+      Objects.requireNonNull(audience, "audience");
+      if (audience.isEmpty()) {
+        throw new IllegalArgumentException("audience must not be empty");
+      }
+      this.audience = audience;
+      return this;
+    }
+
+    /**
+     * An issuer this service accepts and its public keys, typically a {@code Keyring} over the
+     * issuer's JWKS URL. At least one.
+     *
+     * @throws IllegalArgumentException if the issuer was given before
+     */
+    public Builder issuer(String issuer, KeySource keys) {
+      Objects.requireNonNull(issuer, "issuer");
+      Objects.requireNonNull(keys, "keys");
+      if (issuers.putIfAbsent(issuer, keys) != null) {
+        throw new IllegalArgumentException("issuer '" + issuer + "' was given twice");
+      }
+      return this;
+    }
+
+    /** The clock; the system clock if not set. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Leeway for clocks that disagree, 0 to 60 s; 30 s if not set. */
+    public Builder clockSkew(Duration skew) {
+      Objects.requireNonNull(skew, "skew");
+      if (skew.isNegative() || skew.compareTo(Duration.ofSeconds(60)) > 0) {
+        throw new IllegalArgumentException("clockSkew must be 0 to 60 s, got " + skew);
+      }
+      this.clockSkew = skew;
+      return this;
+    }
+
+    /**
+     * The verifier.
+     *
+     * @throws IllegalStateException if the audience or every issuer is missing
+     */
+    public InternalTokenVerifier build() {
+      if (audience == null) {
+        throw new IllegalStateException("audience is required: this service's own name in aud");
+      }
+      if (issuers.isEmpty()) {
+        throw new IllegalStateException("at least one issuer is required: issuer(name, its JWKS keyring)");
+      }
+      return new InternalTokenVerifier(this);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.sessionless.propagation.okhttp;
+
+import dev.sessionless.propagation.CallContext;
+import dev.sessionless.propagation.OutgoingTokens;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Objects;
+import okhttp3.Interceptor;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * Adds the internal token and {@code traceparent} for one callee to every request of an
+ * {@code OkHttpClient} (an application interceptor).
+ *
+ * <pre>{@code
+ * OkHttpClient orders = new OkHttpClient.Builder()
+ *     .addInterceptor(new InternalTokenInterceptor(outgoing, "orders")).build();
+ * }</pre>
+ *
+ * <p>The headers come from the request's {@code CallContext} tag ({@code
+ * .tag(CallContext.class, context)}) if it has one, else from the calling thread's context:
+ * {@code execute()} runs interceptors on the calling thread, {@code enqueue()} on OkHttp's
+ * dispatcher threads, so asynchronous calls need the tag. Without a context the call fails with
+ * an {@code IOException} and nothing is sent.
+ *
+ * <p>Needs OkHttp 4 (an optional dependency of this module). Thread-safe.
+ */
+public final class InternalTokenInterceptor implements Interceptor {
+  private final OutgoingTokens tokens;
+  private final String audience;
+
+  /**
+   * An interceptor for calls to {@code audience}.
+   *
+   * @throws IllegalArgumentException if {@code tokens} has no grant for {@code audience}
+   */
+  public InternalTokenInterceptor(OutgoingTokens tokens, String audience) {
+    this.tokens = Objects.requireNonNull(tokens, "tokens");
+    this.audience = Objects.requireNonNull(audience, "audience");
+    tokens.requireGrant(audience);
+  }
+
+  @Override
+  public Response intercept(Chain chain) throws IOException {
+    Request request = chain.request();
+    CallContext tagged = request.tag(CallContext.class);
+    Map<String, String> headers;
+    try {
+      headers = tagged != null ? tokens.headersFor(tagged, audience) : tokens.headersFor(audience);
+    } catch (IllegalStateException e) {
+      throw new IOException("no internal token for the call to " + audience + ": " + e.getMessage(), e);
+    }
+    Request.Builder b = request.newBuilder();
+    headers.forEach(b::header);
+    return chain.proceed(b.build());
+  }
+
+  /** The audience. */
+  @Override
+  public String toString() {
+    return "InternalTokenInterceptor[" + audience + "]";
+  }
+}

@@ -1,0 +1,66 @@
+package dev.sessionless.propagation.spring;
+
+import dev.sessionless.propagation.CallContext;
+import dev.sessionless.propagation.OutgoingTokens;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.ExchangeFunction;
+import reactor.core.publisher.Mono;
+
+/**
+ * Adds the internal token and {@code traceparent} for one callee to every request of a Spring
+ * {@code WebClient}.
+ *
+ * <pre>{@code
+ * WebClient orders = WebClient.builder().baseUrl(ordersUrl)
+ *     .filter(new InternalTokenExchangeFilter(outgoing, "orders")).build();
+ * }</pre>
+ *
+ * <p>The headers are computed when the exchange is subscribed, from the {@code CallContext} of
+ * the subscribing thread, or from one put in the request's attributes under {@link
+ * #CONTEXT_ATTRIBUTE} ({@code .attribute(CONTEXT_ATTRIBUTE, context)}), which is the way for
+ * reactive pipelines that subscribe on other threads. Without either, the exchange fails with
+ * {@code IllegalStateException} and nothing is sent.
+ *
+ * <p>Needs {@code spring-webflux} (an optional dependency of this module). Thread-safe.
+ */
+public final class InternalTokenExchangeFilter implements ExchangeFilterFunction {
+  /** The request attribute that may carry the {@link CallContext} to mint from. */
+  public static final String CONTEXT_ATTRIBUTE = CallContext.class.getName();
+
+  private final OutgoingTokens tokens;
+  private final String audience;
+
+  /**
+   * A filter for calls to {@code audience}.
+   *
+   * @throws IllegalArgumentException if {@code tokens} has no grant for {@code audience}
+   */
+  public InternalTokenExchangeFilter(OutgoingTokens tokens, String audience) {
+    this.tokens = Objects.requireNonNull(tokens, "tokens");
+    this.audience = Objects.requireNonNull(audience, "audience");
+    tokens.requireGrant(audience);
+  }
+
+  @Override
+  public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
+    Map<String, String> headers;
+    try {
+      Object attached = request.attribute(CONTEXT_ATTRIBUTE).orElse(null);
+      headers = attached instanceof CallContext
+          ? tokens.headersFor((CallContext) attached, audience) : tokens.headersFor(audience);
+    } catch (RuntimeException e) {
+      return Mono.error(e);
+    }
+    return next.exchange(ClientRequest.from(request).headers(h -> headers.forEach(h::set)).build());
+  }
+
+  /** The audience. */
+  @Override
+  public String toString() {
+    return "InternalTokenExchangeFilter[" + audience + "]";
+  }
+}

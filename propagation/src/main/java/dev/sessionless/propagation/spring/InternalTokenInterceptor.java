@@ -1,0 +1,55 @@
+package dev.sessionless.propagation.spring;
+
+import dev.sessionless.propagation.OutgoingTokens;
+import java.io.IOException;
+import java.util.Objects;
+import org.springframework.http.HttpRequest;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
+
+/**
+ * Adds the internal token and {@code traceparent} for one callee to every request of a Spring
+ * {@code RestClient} (or {@code RestTemplate}), computed from the {@code CallContext} of the
+ * calling thread (replacing headers of the same name).
+ *
+ * <pre>{@code
+ * RestClient orders = RestClient.builder().baseUrl(ordersUrl)
+ *     .requestInterceptor(new InternalTokenInterceptor(outgoing, "orders")).build();
+ * }</pre>
+ *
+ * <p>Needs {@code spring-web} (an optional dependency of this module). Thread-safe.
+ */
+public final class InternalTokenInterceptor implements ClientHttpRequestInterceptor {
+  private final OutgoingTokens tokens;
+  private final String audience;
+
+  /**
+   * An interceptor for calls to {@code audience}.
+   *
+   * @throws IllegalArgumentException if {@code tokens} has no grant for {@code audience}
+   */
+  public InternalTokenInterceptor(OutgoingTokens tokens, String audience) {
+    this.tokens = Objects.requireNonNull(tokens, "tokens");
+    this.audience = Objects.requireNonNull(audience, "audience");
+    tokens.requireGrant(audience);
+  }
+
+  /**
+   * Adds the headers and proceeds.
+   *
+   * @throws IllegalStateException if the calling thread has no call context
+   */
+  @Override
+  public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
+      throws IOException {
+    tokens.headersFor(audience).forEach(request.getHeaders()::set);
+    return execution.execute(request, body);
+  }
+
+  /** The audience. */
+  @Override
+  public String toString() {
+    return "InternalTokenInterceptor[" + audience + "]";
+  }
+}

@@ -1,0 +1,290 @@
+package dev.sessionless.propagation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.KeySource;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.keyring.Keyring;
+import dev.sessionless.servlet.SessionlessFilter;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The issue's proof: a browser session at the edge (the session filter), user journeys edge →
+ * orders (A) → billing (B), every tier two real Jetty instances on loopback chosen round-robin;
+ * the edge rotates its signing key mid-run and A learns the new key through its JWKS refresh.
+ * Zero failed calls, and each journey's log lines in all three services share one trace id.
+ */
+class EdgeToServicesEndToEndTest {
+  static final String EDGE = "https://edge.example";
+  static final String ORDERS = "https://orders.internal";
+  static final int USERS = 4;
+
+  private final List<AutoCloseable> open = new ArrayList<>();
+  /** Every service's log lines, as its logger would write them. */
+  private final Queue<String> log = new ConcurrentLinkedQueue<>();
+
+  @AfterEach
+  void close() throws Exception {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+  }
+
+  <T extends AutoCloseable> T open(T c) {
+    open.add(c);
+    return c;
+  }
+
+  LoopbackJetty serve(Filter first, Filter second, HttpServlet app) throws Exception {
+    return open(new LoopbackJetty(context -> {
+      EnumSet<DispatcherType> request = EnumSet.of(DispatcherType.REQUEST);
+      context.addFilter(new FilterHolder(first), "/*", request);
+      if (second != null) {
+        context.addFilter(new FilterHolder(second), "/*", request);
+      }
+      context.addServlet(new ServletHolder(app), "/*");
+    }));
+  }
+
+  /** Two instances of a tier, called in turn. */
+  static final class RoundRobin {
+    private final List<URI> instances;
+    private final AtomicInteger next = new AtomicInteger();
+
+    RoundRobin(List<URI> instances) {
+      this.instances = instances;
+    }
+
+    URI next(String path) {
+      return instances.get(Math.floorMod(next.getAndIncrement(), instances.size())).resolve(path);
+    }
+  }
+
+  void record(String service, String what) {
+    log.add(service + " " + CallContext.current().orElseThrow() + " " + what);
+  }
+
+  /** Billing (B): answers with what it was told, and by whom. */
+  HttpServlet billing(String name) {
+    return new HttpServlet() {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        InternalToken t = InternalTokenFilter.token(req).orElseThrow();
+        record(name, "invoice");
+        resp.getWriter().write(String.join(",", t.subject().orElse("-"), t.sessionId(),
+            t.get("tenant", String.class).orElse("-"), String.valueOf(t.actors()), String.valueOf(t.stateNames())));
+      }
+    };
+  }
+
+  /** Orders (A): calls billing with a narrower token. */
+  HttpServlet orders(String name, HttpClient toBilling, RoundRobin billing) {
+    return new HttpServlet() {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        InternalToken t = InternalTokenFilter.token(req).orElseThrow();
+        record(name, "order by " + t.token().keyId());
+        HttpResponse<String> r = send(toBilling, billing.next("invoice"));
+        resp.setStatus(r.statusCode());
+        resp.getWriter().write(t.token().keyId() + ";" + t.stateNames() + ";" + r.body());
+      }
+    };
+  }
+
+  /** The edge: a login writes the session; a checkout calls orders. */
+  HttpServlet edge(String name, HttpClient toOrders, RoundRobin orders) {
+    return new HttpServlet() {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        if (req.getRequestURI().endsWith("/login")) {
+          HttpSession s = req.getSession();
+          s.setAttribute("user", req.getParameter("user"));
+          s.setAttribute("tenant", "t-" + req.getParameter("user"));
+          s.setAttribute("cart", List.of("book", "pen"));
+          s.setAttribute("csrf", "kept-at-the-edge");
+          return;
+        }
+        record(name, "checkout");
+        HttpResponse<String> r = send(toOrders, orders.next("order"));
+        resp.setStatus(r.statusCode());
+        resp.getWriter().write(CallContext.current().orElseThrow().traceId() + ";" + r.body());
+      }
+    };
+  }
+
+  static HttpResponse<String> send(HttpClient client, URI uri) throws IOException {
+    try {
+      return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
+
+  @Test
+  void journeysFlowEdgeToOrdersToBillingThroughAKeyRotationWithoutAFailedCallOneTracePerJourney() throws Exception {
+    // The edge's internal signing keys: live, so they can rotate while journeys run.
+    Instant start = Instant.now();
+    TokenKey edge1 = TokenKey.generate("edge-1", Algorithm.ES256);
+    TokenKey edge2 = TokenKey.generate("edge-2", Algorithm.ES256);
+    AtomicReference<KeySet> edgeKeys = new AtomicReference<>(KeySet.of(edge1));
+    KeySource edgeSource = edgeKeys::get;
+    KeySet orderKeys = KeySet.of(TokenKey.generate("orders-1", Algorithm.EDDSA));
+    LoopbackJetty edgeJwks = open(new LoopbackJetty(JwksServlet.builder().keys(edgeSource).maxAge(Duration.ofSeconds(1)).build()));
+    LoopbackJetty ordersJwks = open(new LoopbackJetty(JwksServlet.builder().keys(orderKeys).build()));
+
+    // Billing: two instances, each with its own keyring of the orders service's JWKS.
+    List<URI> billingUris = new ArrayList<>();
+    for (int i = 1; i <= 2; i++) {
+      Keyring ordersPublic = open(Keyring.builder().jwksUrl(ordersJwks.uri).httpAllowInsecurePlainHttp(true).build());
+      InternalTokenFilter in = InternalTokenFilter.builder().verifier(InternalTokenVerifier.builder()
+          .audience("billing").issuer(ORDERS, ordersPublic).build()).build();
+      billingUris.add(serve(in, null, billing("billing-" + i)).root);
+    }
+    // Orders: two instances, each learning the edge's keys through its own keyring (refreshing
+    // as the JWKS max-age of one second asks, within bounds lowered for the test).
+    List<URI> ordersUris = new ArrayList<>();
+    List<Keyring> ordersKeyrings = new ArrayList<>();
+    OutgoingTokens ordersOut = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(orderKeys)
+        .algorithm(Algorithm.EDDSA).issuer(ORDERS).build()).grant("billing", "tenant").build();
+    for (int i = 1; i <= 2; i++) {
+      Keyring edgePublic = open(Keyring.builder().jwksUrl(edgeJwks.uri).httpAllowInsecurePlainHttp(true)
+          .httpRefreshBounds(Duration.ofMillis(200), Duration.ofSeconds(1)).build());
+      ordersKeyrings.add(edgePublic);
+      InternalTokenFilter in = InternalTokenFilter.builder().verifier(InternalTokenVerifier.builder()
+          .audience("orders").issuer(EDGE, edgePublic).build()).build();
+      HttpClient toBilling = ordersOut.httpClient(HttpClient.newHttpClient(), "billing");
+      ordersUris.add(serve(in, null, orders("orders-" + i, toBilling, new RoundRobin(billingUris))).root);
+    }
+    // The edge: two instances sharing the browser-session keys and the internal signing keys.
+    KeySet sessionKeys = KeySet.of(TokenKey.generate("browser-1", Algorithm.HS256));
+    OutgoingTokens edgeOut = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(edgeSource)
+        .issuer(EDGE).build()).grant("orders", "tenant", "cart").build();
+    List<URI> edgeUris = new ArrayList<>();
+    for (int i = 1; i <= 2; i++) {
+      SessionlessFilter sessions = SessionlessFilter.builder().keys(sessionKeys).issuer(EDGE).audience("shop").build();
+      EdgeContextFilter context = EdgeContextFilter.builder().subjectAttribute("user").build();
+      HttpClient toOrders = edgeOut.httpClient(HttpClient.newHttpClient(), "orders");
+      edgeUris.add(serve(sessions, context, edge("edge-" + i, toOrders, new RoundRobin(ordersUris))).root);
+    }
+
+    // Users walk round-robin across the edge instances until the rotation is done and then some.
+    RoundRobin edges = new RoundRobin(edgeUris);
+    CountDownLatch rotated = new CountDownLatch(1);
+    CountDownLatch warmedUp = new CountDownLatch(USERS * 3);
+    Map<String, String> journeys = new ConcurrentHashMap<>();   // trace id -> user
+    Queue<String> failures = new ConcurrentLinkedQueue<>();
+    Set<String> kidsSeen = ConcurrentHashMap.newKeySet();
+    ExecutorService users = Executors.newFixedThreadPool(USERS);
+    List<Future<?>> running = new ArrayList<>();
+    for (int u = 0; u < USERS; u++) {
+      String user = "user" + u;
+      running.add(users.submit(() -> {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        assertEquals(200, send(browser, edges.next("login?user=" + user)).statusCode());
+        int afterRotation = 0;
+        while (afterRotation < 5) {
+          if (rotated.getCount() == 0) {
+            afterRotation++;
+          }
+          HttpResponse<String> r = send(browser, edges.next("checkout"));
+          if (r.statusCode() != 200) {
+            failures.add(r.statusCode() + " " + r.body());
+            continue;
+          }
+          String[] parts = r.body().split(";", 4);   // trace; kid; state at orders; billing's answer
+          journeys.put(parts[0], user);
+          kidsSeen.add(parts[1]);
+          warmedUp.countDown();
+          assertEquals("[tenant, cart]", parts[2], "the edge's grant: csrf stays at the edge");
+          assertTrue(parts[3].startsWith(user + ",") && parts[3].endsWith(",t-" + user + ",[" + ORDERS + ", " + EDGE
+              + "],[tenant]"), parts[3]);
+        }
+        return null;
+      }));
+    }
+
+    // Rotation, step 1, once journeys run: publish edge-2 ahead of use; wait until both orders
+    // instances have it.
+    // (The waits below are guards against a hang, not timing: a broken run fails instead of waiting forever.)
+    assertTrue(warmedUp.await(2, TimeUnit.MINUTES), "journeys before the rotation: " + failures);
+    Instant now = Instant.now();
+    edgeKeys.set(KeySet.of(edge1, edge2.withLifecycle(now, now.plus(Duration.ofDays(1)), null, null)));
+    Instant guard = Instant.now().plus(Duration.ofMinutes(2));
+    for (Keyring k : ordersKeyrings) {
+      while (k.current().key("edge-2").isEmpty()) {
+        assertTrue(Instant.now().isBefore(guard), "the orders instances never learned edge-2");
+        Thread.sleep(20);   // polling a condition, not timing: the keyring refreshes on its own thread
+      }
+    }
+    // Step 2: edge-2 signs from now on; edge-1 retires but keeps verifying the tokens in flight.
+    now = Instant.now();
+    edgeKeys.set(KeySet.of(edge1.withLifecycle(null, start.minusSeconds(1), now, now.plus(Duration.ofHours(1))),
+        edge2.withLifecycle(now.minusSeconds(1), now.minusSeconds(1), null, null)));
+    rotated.countDown();
+    for (Future<?> f : running) {
+      f.get();
+    }
+    users.shutdown();
+
+    assertEquals(List.of(), List.copyOf(failures), "zero failed calls");
+    assertEquals(Set.of("edge-1", "edge-2"), kidsSeen, "journeys before and after the rotation");
+    // Each journey's lines: one at the edge, one at orders, one at billing, all with its trace id.
+    Map<String, List<String>> byTrace = log.stream().collect(Collectors.groupingBy(l -> l.split(" ")[1]));
+    for (Map.Entry<String, String> j : journeys.entrySet()) {
+      List<String> lines = byTrace.get("trace=" + j.getKey());
+      assertEquals(3, lines == null ? 0 : lines.size(), j.getKey() + ": " + lines);
+      assertEquals(Set.of("edge", "orders", "billing"),
+          lines.stream().map(l -> l.substring(0, l.indexOf('-'))).collect(Collectors.toSet()), String.valueOf(lines));
+      String sid = lines.get(0).split(" ")[2];
+      assertTrue(sid.startsWith("sid=") && sid.length() > 4 && lines.stream().allMatch(l -> l.contains(" " + sid + " ")),
+          "one session id too: " + lines);
+    }
+    assertEquals(log.size(), journeys.size() * 3, "no line without its journey");
+    assertTrue(journeys.size() >= USERS * 5, "journeys: " + journeys.size());
+    Set<String> instancesUsed = log.stream().map(l -> l.split(" ")[0]).collect(Collectors.toSet());
+    assertEquals(Set.of("edge-1", "edge-2", "orders-1", "orders-2", "billing-1", "billing-2"), instancesUsed);
+  }
+}

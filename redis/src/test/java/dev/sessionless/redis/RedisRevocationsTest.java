@@ -1,0 +1,199 @@
+package dev.sessionless.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.Claims;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenException;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.testing.FakeClock;
+import dev.sessionless.testing.RedisServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * Three nodes (a codec and a {@link RedisRevocations} each, sharing keys and one real {@code
+ * redis-server} on loopback): a revocation on one node reaches the others within the lag,
+ * by publish/subscribe and, with it switched off, by polling; entries expire in Redis at the
+ * tokens' expiry and in each node's copy by its clock.
+ */
+class RedisRevocationsTest {
+  static RedisServer redis;
+  static final KeySet KEYS = KeySet.of(TokenKey.generate("k", Algorithm.HS256));
+  // Redis expires keys by its own clock, so the fake clock starts at the real now.
+  final FakeClock clock = new FakeClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+  final List<RedisRevocations> nodes = new ArrayList<>();
+  static int test;
+  String prefix;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisServer.start();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    redis.close();
+  }
+
+  @AfterEach
+  void closeNodes() {
+    nodes.forEach(RedisRevocations::close);
+  }
+
+  RedisRevocations node(Duration poll, boolean subscribe) {
+    if (prefix == null) {
+      prefix = "t" + (++test) + ":"; // each test its own keys and channel
+    }
+    RedisRevocations r = RedisRevocations.builder().uri(redis.uri()).keyPrefix(prefix).clock(clock)
+        .pollInterval(poll).subscribe(subscribe).build();
+    nodes.add(r);
+    return r;
+  }
+
+  TokenCodec codec(RedisRevocations source) {
+    return TokenCodec.builder().keys(KEYS).issuer("i").audience("a").timeToLive(Duration.ofMinutes(30))
+        .clock(clock).revocation(source).build();
+  }
+
+  /**
+   * Waits for another process's work to arrive (a message through Redis), up to {@code limit},
+   * and says how long it took: the lag. Not a timing assertion on our code: the limit is the
+   * documented bound.
+   */
+  static Duration arrives(BooleanSupplier condition, Duration limit) throws InterruptedException {
+    return arrives(System.nanoTime(), condition, limit);
+  }
+
+  /** As above, the lag counted from {@code start} ({@code System.nanoTime()}). */
+  static Duration arrives(long start, BooleanSupplier condition, Duration limit) throws InterruptedException {
+    long deadline = start + limit.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not there after " + limit);
+      }
+      Thread.sleep(5);
+    }
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+
+  static TokenException.Reason reason(TokenCodec codec, String token) {
+    return assertThrows(TokenException.class, () -> codec.decode(token)).reason();
+  }
+
+  @Test
+  void revocationOnOneNodeIsRejectedByEveryNodeWithinTheLag() throws Exception {
+    Duration poll = Duration.ofSeconds(30);
+    RedisRevocations a = node(poll, true);
+    RedisRevocations b = node(poll, true);
+    RedisRevocations c = node(poll, true);
+    arrives(() -> b.syncCount() >= 2 && c.syncCount() >= 2, Duration.ofSeconds(10)); // subscribed
+    TokenCodec onA = codec(a);
+    TokenCodec onB = codec(b);
+    TokenCodec onC = codec(c);
+    String token = onA.encode(Claims.builder().subject("alice").build());
+    SessionToken t = onB.decode(token);
+    onC.decode(token);
+
+    long start = System.nanoTime();
+    a.revokeSession(t.id(), t.expiresAt().plusSeconds(60));
+    assertEquals(TokenException.Reason.SESSION_REVOKED, reason(onA, token), "at once on the revoking node");
+    Duration lagB = arrives(start, () -> b.isRevoked(t.id()), Duration.ofSeconds(5));
+    Duration lagC = arrives(start, () -> c.isRevoked(t.id()), Duration.ofSeconds(5));
+    assertEquals(TokenException.Reason.SESSION_REVOKED, reason(onB, token));
+    assertEquals(TokenException.Reason.SESSION_REVOKED, reason(onC, token));
+    System.out.printf("redis revocation lag from the revoke call (publish/subscribe, busy machine, indicative): b %d µs, c %d µs%n",
+        lagB.toNanos() / 1000, lagC.toNanos() / 1000);
+  }
+
+  @Test
+  void logOutEverywhereEndsAllOfASubjectsSessionsOnEveryNodeAndNotAnothers() throws Exception {
+    Duration poll = Duration.ofSeconds(30);
+    RedisRevocations a = node(poll, true);
+    RedisRevocations b = node(poll, true);
+    arrives(() -> b.syncCount() >= 2, Duration.ofSeconds(10));
+    TokenCodec onB = codec(b);
+    String phone = onB.encode(Claims.builder().subject("alice").authTime(clock.instant()).build());
+    String laptop = onB.encode(Claims.builder().subject("alice").authTime(clock.instant()).build());
+    String bob = onB.encode(Claims.builder().subject("bob").authTime(clock.instant()).build());
+    clock.advance(Duration.ofSeconds(2));
+    a.revokeSubject("alice", clock.instant(), clock.instant().plus(Duration.ofHours(12)));
+    arrives(() -> b.notBefore("alice").isPresent(), Duration.ofSeconds(5));
+    assertEquals(TokenException.Reason.SUBJECT_REVOKED, reason(onB, phone));
+    assertEquals(TokenException.Reason.SUBJECT_REVOKED, reason(onB, laptop));
+    assertEquals("bob", onB.decode(bob).subject().orElseThrow());
+  }
+
+  @Test
+  void pollingCarriesRevocationsWhenPublishSubscribeIsOff() throws Exception {
+    RedisRevocations a = node(Duration.ofMillis(200), false);
+    RedisRevocations b = node(Duration.ofMillis(200), false);
+    long start = System.nanoTime();
+    a.revokeSession("s-polled", clock.instant().plusSeconds(600));
+    Duration lag = arrives(start, () -> b.isRevoked("s-polled"), Duration.ofSeconds(5));
+    System.out.printf("redis revocation lag (polling every 200 ms, busy machine, indicative): %d ms%n", lag.toMillis());
+  }
+
+  @Test
+  void aNodeStartingLaterReadsEveryLiveEntryAtStart() {
+    RedisRevocations a = node(Duration.ofSeconds(30), true);
+    a.revokeSession("s-early", clock.instant().plusSeconds(600));
+    a.revokeSubject("carol", clock.instant(), clock.instant().plusSeconds(600));
+    RedisRevocations late = node(Duration.ofSeconds(30), false);
+    assertTrue(late.isRevoked("s-early"));
+    assertEquals(clock.instant(), late.notBefore("carol").orElseThrow());
+  }
+
+  @Test
+  void entriesExpireInRedisAtTheTokensExpiryAndInEachCopyByItsClock() {
+    RedisRevocations a = node(Duration.ofSeconds(30), true);
+    Instant until = clock.instant().plusSeconds(1800);
+    a.revokeSession("s-ttl", until);
+    a.revokeSession("s-ttl", until.minusSeconds(600)); // an earlier until never shortens it
+    a.revokeSubject("dave", clock.instant(), until);
+    try (RedisClient raw = RedisClient.create(redis.uri())) {
+      assertEquals(until.getEpochSecond(), raw.expireTime(prefix + "s:s-ttl"), "a Redis TTL at the until instant");
+      assertEquals(until.getEpochSecond(), raw.expireTime(prefix + "u:dave"));
+    }
+    clock.advance(Duration.ofSeconds(1801));
+    assertFalse(a.isRevoked("s-ttl"), "the local copy forgets it by its clock");
+    assertTrue(a.notBefore("dave").isEmpty());
+  }
+
+  @Test
+  void malformedEntriesInRedisAreIgnoredAndBreakNothing() {
+    try (RedisClient raw = RedisClient.create(redis.uri())) {
+      prefix = "t" + (++test) + ":";
+      raw.set(prefix + "s:bad", "soon");
+      raw.set(prefix + "u:bad", "12");
+      raw.set(prefix + "s:good", Long.toString(clock.instant().plusSeconds(60).getEpochSecond()));
+    }
+    RedisRevocations a = node(Duration.ofSeconds(30), false);
+    assertFalse(a.isRevoked("bad"));
+    assertTrue(a.notBefore("bad").isEmpty());
+    assertTrue(a.isRevoked("good"));
+  }
+
+  @Test
+  void builderRefusesWhatCannotWork() {
+    assertThrows(IllegalStateException.class, () -> RedisRevocations.builder().build());
+    assertThrows(IllegalStateException.class, () -> RedisRevocations.builder().uri("http://x").build());
+    assertThrows(IllegalStateException.class,
+        () -> RedisRevocations.builder().uri(redis.uri()).pollInterval(Duration.ofMillis(1)).build());
+  }
+}

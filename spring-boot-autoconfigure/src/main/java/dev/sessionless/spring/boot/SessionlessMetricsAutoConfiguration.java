@@ -1,0 +1,66 @@
+package dev.sessionless.spring.boot;
+
+import dev.sessionless.core.KeySource;
+import dev.sessionless.keyring.Keyring;
+import dev.sessionless.micrometer.SessionlessMetrics;
+import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.spring.boot.internal.KeyringFactory;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Counts Sessionless into the application's Micrometer {@link MeterRegistry} when Micrometer and
+ * {@code sessionless-micrometer} are on the class path and a registry bean exists: a {@link
+ * SessionlessMetrics} bean, set as the listener of the filter (and its codec) and of the keyring
+ * made from {@code sessionless.keys.*}, which it watches for per-key gauges. See
+ * {@code sessionless-micrometer}'s README for the meters.
+ *
+ * <p>Runs before {@link SessionlessAutoConfiguration}, so the keyring it makes (with the
+ * listener) takes the place of the plain one; an application's own {@link KeySource}, {@link
+ * SessionlessMetrics} or {@link SessionlessFilter} beans still win. Without Micrometer nothing
+ * here loads, and the rest works as before.
+ */
+@AutoConfiguration(before = SessionlessAutoConfiguration.class, afterName = {
+    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+    "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({MeterRegistry.class, SessionlessMetrics.class, SessionlessFilter.class})
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = "sessionless.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SessionlessProperties.class)
+public class SessionlessMetricsAutoConfiguration {
+  /** Used by Spring; applications do not construct this class. */
+  public SessionlessMetricsAutoConfiguration() {}
+
+  /** The listener that counts into the registry. */
+  @Bean
+  @ConditionalOnMissingBean
+  public SessionlessMetrics sessionlessMetrics(MeterRegistry registry) {
+    return new SessionlessMetrics(registry);
+  }
+
+  /**
+   * The live keyring of {@code sessionless.keys.*}, reporting to the metrics and watched by them
+   * for per-key gauges; closed with the context.
+   */
+  @Bean(name = "sessionlessKeyring", destroyMethod = "close")
+  @ConditionalOnMissingBean(KeySource.class)
+  public Keyring sessionlessKeyring(SessionlessProperties properties, SessionlessMetrics metrics) {
+    Keyring keyring = KeyringFactory.build(properties.getKeys(), System::getenv, metrics);
+    metrics.watch(keyring);
+    return keyring;
+  }
+
+  /** Sets the metrics as the filter's listener. */
+  @Bean
+  public SessionlessFilterCustomizer sessionlessMetricsFilterCustomizer(SessionlessMetrics metrics) {
+    return builder -> builder.listener(metrics);
+  }
+}
