@@ -99,7 +99,11 @@ public final class StateReaders {
     }
     Set<Class<?>> p = plain;
     if (p == null) {
-      p = findPlain();
+      try {
+        p = findPlain();
+      } catch (RuntimeException e) {
+        p = Set.of(); // a mapper we cannot inspect: Jackson reads everything, as it always did
+      }
       plain = p;
     }
     return p.contains(type);
