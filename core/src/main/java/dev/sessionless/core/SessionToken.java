@@ -1,15 +1,17 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sessionless.core.internal.RawJson;
 import dev.sessionless.core.internal.StateIndex;
+import dev.sessionless.core.internal.StateReaders;
+import dev.sessionless.core.internal.StateValues;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -19,8 +21,13 @@ import java.util.Set;
  * write a new token, start from {@link #toClaims()} or {@link Claims#builder()}.
  *
  * <p>The application state is kept as the JSON bytes it arrived as and read only when asked
- * for, through the codec's Jackson {@code ObjectMapper}. Each {@code get} returns a freshly
- * read object, so changing it changes nothing here.
+ * for, through the codec's Jackson {@code ObjectMapper}. Where each value sits is found once and
+ * kept with the token (and so with the verification cache's entry for it). Immutable JDK
+ * values ({@code String}, {@code Boolean}, {@code Integer}, {@code Long} and the other boxed
+ * numbers, {@code BigInteger}, {@code BigDecimal}) are read once per name and type and then
+ * handed out again; the simplest of them are read straight from the bytes, exactly as
+ * Jackson's standard deserializers read them. Every other value (maps, lists, records, beans)
+ * is read afresh by each {@code get}, so changing it changes nothing here.
  *
  * <p>Immutable and thread-safe. {@link #toString()} shows the key ID and expiry, never the
  * token or the state.
@@ -37,10 +44,15 @@ public final class SessionToken {
   private final long expiresAt;
   private final long notBefore;
   private final byte[] state;
-  private final ObjectMapper mapper;
+  private final StateReaders readers;
   final TokenKey key;
   final KeySet keySet;
   private volatile StateIndex index;
+  /** Immutable values already read: name, type, Optional, repeated; copied on write. */
+  private volatile Object[] memo = NO_MEMO;
+  private static final Object[] NO_MEMO = new Object[0];
+  /** The most (name, type) reads remembered per token. */
+  static final int MAX_MEMO = 16;
 
   SessionToken(
       TokenKey key,
@@ -54,7 +66,7 @@ public final class SessionToken {
       long notBefore,
       byte[] state,
       Map<String, String> others,
-      ObjectMapper mapper) {
+      StateReaders readers) {
     this.key = key;
     this.keySet = keySet;
     this.keyId = key.kid();
@@ -68,7 +80,7 @@ public final class SessionToken {
     this.issuer = issuer;
     this.audience = audience;
     this.others = others == null ? Map.of() : Collections.unmodifiableMap(others);
-    this.mapper = mapper;
+    this.readers = readers;
   }
 
   /** The session id ({@code jti}). */
@@ -122,7 +134,7 @@ public final class SessionToken {
       return Optional.empty();
     }
     try {
-      return Optional.ofNullable(mapper.readValue(json, type));
+      return Optional.ofNullable(readers.readerFor(type).readValue(json));
     } catch (IOException | RuntimeException e) {
       throw new TokenException(TokenException.Reason.STATE_MAPPING,
           "claim '" + name + "' cannot be read as " + type.getName() + ": check the type", e);
@@ -239,19 +251,40 @@ public final class SessionToken {
 
   /** Whether the state holds a value of this name (see {@link #stateNames()} for errors). */
   public boolean has(String name) {
-    return index().spans().containsKey(name);
+    return index().find(name) >= 0;
   }
 
   /**
    * Reads a state value as {@code type}; records, maps, lists and beans work as Jackson
-   * reads them.
+   * reads them. A mutable value (a map, a list, a bean) is read afresh by each call, so
+   * changing it changes neither this token nor the next read; an immutable JDK value ({@code
+   * String}, boxed numbers, {@code Boolean}, {@code BigInteger}, {@code BigDecimal}) is read
+   * once and the same value handed out again.
    *
    * @return the value, or empty if the state has no value of this name (or it is JSON {@code null})
    * @throws TokenException {@code STATE_MAPPING} if the value cannot be read as {@code type};
    *     {@code MALFORMED} as for {@link #stateNames()}
    */
+  @SuppressWarnings("unchecked")
   public <T> Optional<T> get(String name, Class<T> type) {
-    return read(name, mapper.getTypeFactory().constructType(type));
+    Objects.requireNonNull(type, "type");
+    long span = index().find(name);
+    if (span < 0) {
+      return Optional.empty();
+    }
+    if (!readers.isPlainValue(type)) {
+      return read(name, type, span);
+    }
+    Object[] m = memo;
+    for (int k = 0; k < m.length; k += 3) {
+      if (m[k + 1] == type && name.equals(m[k])) {
+        return (Optional<T>) m[k + 2];
+      }
+    }
+    Object v = readers.readPlain(type, state, (int) (span >>> 32), (int) span);
+    Optional<T> value = v == StateValues.UNREAD ? read(name, type, span) : Optional.of((T) v);
+    remember(name, type, value);
+    return value;
   }
 
   /**
@@ -259,22 +292,37 @@ public final class SessionToken {
    *
    * @see #get(String, Class)
    */
+  @SuppressWarnings("unchecked")
   public <T> Optional<T> get(String name, Type type) {
-    return read(name, mapper.getTypeFactory().constructType(type));
+    if (type instanceof Class) {
+      return get(name, (Class<T>) type);
+    }
+    long span = index().find(name);
+    return span < 0 ? Optional.empty() : read(name, Objects.requireNonNull(type, "type"), span);
   }
 
-  private <T> Optional<T> read(String name, JavaType type) {
-    int[] span = index().spans().get(name);
-    if (span == null) {
-      return Optional.empty();
-    }
+  private <T> Optional<T> read(String name, Type type, long span) {
+    int start = (int) (span >>> 32);
+    int end = (int) span;
     try {
-      T value = mapper.readerFor(type).readValue(state, span[0], span[1] - span[0]);
+      T value = readers.readerFor(type).readValue(state, start, end - start);
       return Optional.ofNullable(value);
     } catch (IOException | RuntimeException e) {
       throw new TokenException(TokenException.Reason.STATE_MAPPING,
-          "state value '" + name + "' cannot be read as " + type.toCanonical()
+          "state value '" + name + "' cannot be read as " + type.getTypeName()
               + ": check the type, or the ObjectMapper configuration", e);
+    }
+  }
+
+  /** Keeps an immutable value read, for the next get of the same name and type. */
+  private void remember(String name, Class<?> type, Optional<?> value) {
+    Object[] m = memo;
+    if (m.length < 3 * MAX_MEMO) {
+      Object[] grown = Arrays.copyOf(m, m.length + 3);
+      grown[m.length] = name;
+      grown[m.length + 1] = type;
+      grown[m.length + 2] = value;
+      memo = grown; // a racing reader of another name may be lost: it is read again next time
     }
   }
 

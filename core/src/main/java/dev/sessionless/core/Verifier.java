@@ -2,6 +2,7 @@ package dev.sessionless.core;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sessionless.core.TokenException.Reason;
+import dev.sessionless.core.internal.StateReaders;
 import dev.sessionless.core.internal.AesGcmEngine;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.ClaimsReader;
@@ -32,7 +33,7 @@ final class Verifier {
   private final long leewaySeconds;
   private final Clock clock;
   private final int maxTokenLength;
-  private final ObjectMapper mapper;
+  private final StateReaders readers;
   private final String issuer;
   private final String audience;
   /** The codec's token type, or {@code null} for plain session tokens (no typ, or typ JWT). */
@@ -50,7 +51,7 @@ final class Verifier {
     this.leewaySeconds = leewaySeconds;
     this.clock = clock;
     this.maxTokenLength = maxTokenLength;
-    this.mapper = mapper;
+    this.readers = new StateReaders(mapper);
   }
 
   /** Whether exp, nbf or iat rule the token out at {@code now}; {@link #checkClaims} says which. */
@@ -172,7 +173,7 @@ final class Verifier {
     checkClaims(c, now);
     byte[] state = c.stateStart < 0 ? null : Arrays.copyOfRange(payload, c.stateStart, c.stateEnd);
     return new SessionToken(key, set, issuer, audience, c.id, c.subject, c.issuedAt, c.expiresAt,
-        c.notBefore, state, c.others, mapper);
+        c.notBefore, state, c.others, readers);
   }
 
   /**
