@@ -11,7 +11,8 @@ module dev.sessionless.core {
   requires transitive com.fasterxml.jackson.databind;
   requires com.fasterxml.jackson.core;
   requires com.github.benmanes.caffeine;
-  requires org.bouncycastle.provider;
+  // Optional: only ES256 and EdDSA keys use it (internal.BouncyCastleCheck says what to add).
+  requires static org.bouncycastle.provider;
 
   exports dev.sessionless.core;
   // The sibling modules share the strict base64url codec and the kid rule instead of copying them.

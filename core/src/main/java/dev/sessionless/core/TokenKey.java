@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sessionless.core.internal.AesGcmEngine;
 import dev.sessionless.core.internal.Base64Url;
+import dev.sessionless.core.internal.BouncyCastleCheck;
 import dev.sessionless.core.internal.ConstantTime;
 import dev.sessionless.core.internal.EcP256Engine;
 import dev.sessionless.core.internal.Ed25519Engine;
@@ -121,9 +122,11 @@ public final class TokenKey {
     checkKid(kid);
     switch (algorithm) {
       case ES256:
+        BouncyCastleCheck.require("ES256");
         return new TokenKey(kid, algorithm, EcP256Engine.generate(RANDOM), null,
             NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
       case EDDSA:
+        BouncyCastleCheck.require("EdDSA");
         return new TokenKey(kid, algorithm, Ed25519Engine.generate(RANDOM), null,
             NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
       default:
