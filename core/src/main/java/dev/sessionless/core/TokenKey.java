@@ -117,6 +117,8 @@ public final class TokenKey {
    *
    * @param kid the key ID (see {@link #secret(String, Algorithm, byte[])})
    * @param algorithm any algorithm
+   * @throws IllegalStateException for ES256 and EdDSA when BouncyCastle ({@code bcprov-jdk18on},
+   *     an optional dependency) is not on the class path
    */
   public static TokenKey generate(String kid, Algorithm algorithm) {
     checkKid(kid);
@@ -296,6 +298,8 @@ public final class TokenKey {
    *
    * @throws IllegalArgumentException if the JSON is not a JWK this library supports, or the
    *     key is invalid (point not on the curve, private part not matching, secret too short)
+   * @throws IllegalStateException for an EC or OKP key when BouncyCastle ({@code bcprov-jdk18on},
+   *     an optional dependency) is not on the class path
    */
   public static TokenKey fromJwk(String json) {
     Objects.requireNonNull(json, "json");

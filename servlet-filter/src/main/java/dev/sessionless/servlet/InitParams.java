@@ -151,6 +151,8 @@ final class InitParams {
     if (t.startsWith("{")) {
       try {
         keys = KeySet.fromJwks(t);
+      } catch (IllegalStateException e) {
+        throw e; // a missing optional jar (BouncyCastle for ES256/EdDSA keys), named in the message
       } catch (RuntimeException e) {
         throw new IllegalArgumentException("environment variable " + name + " (keys.env) is not a usable JWKS", e);
       }

@@ -42,6 +42,11 @@ public final class NoKeyringServer {
           "issuer", "i", "audience", "a")));
       return null;
     }));
+    System.out.println("keys.env-es256=" + failure(() -> {
+      new SessionlessFilter().init(config(Map.of("keys.env", "ES256_KEYS", "algorithm", "ES256",
+          "issuer", "i", "audience", "a")));
+      return null;
+    }));
     System.out.println("keys.password-env=" + failure(() -> {
       new SessionlessFilter().init(config(Map.of("keys.env", "SESSION_SECRET",
           "keys.password-env", "SESSION_PASSWORD", "issuer", "i", "audience", "a")));

@@ -74,6 +74,8 @@ class WithoutKeyringTest {
         "-cp", String.join(File.pathSeparator, kept), NoKeyringServer.class.getName(),
         Base64.getUrlEncoder().encodeToString(codeSecret));
     pb.environment().put("SESSION_SECRET", secret);
+    pb.environment().put("ES256_KEYS", dev.sessionless.core.KeySet.of(
+        dev.sessionless.core.TokenKey.generate("es", dev.sessionless.core.Algorithm.ES256)).toJwksWithSecrets());
     pb.redirectError(dir.resolve("stderr.txt").toFile());
     server = pb.start();
     BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
@@ -152,6 +154,9 @@ class WithoutKeyringTest {
     assertTrue(es256.startsWith("IllegalStateException"), es256);
     assertTrue(es256.contains("ES256 keys need BouncyCastle") && es256.contains("org.bouncycastle:bcprov-jdk18on"), es256);
     assertFalse(es256.contains("NoClassDefFoundError"), es256);
+    String fromWebXml = report.get("keys.env-es256");
+    assertTrue(fromWebXml.startsWith("ServletException") && fromWebXml.contains("ES256 keys need BouncyCastle")
+        && fromWebXml.contains("org.bouncycastle:bcprov-jdk18on"), fromWebXml);
   }
 
   private static TokenCodec codec(KeySource keys) {
