@@ -11,7 +11,8 @@ module dev.sessionless.core {
   requires transitive com.fasterxml.jackson.databind;
   requires com.fasterxml.jackson.core;
   requires com.github.benmanes.caffeine;
-  requires org.bouncycastle.provider;
+  // Optional: only ES256 and EdDSA keys use it (internal.BouncyCastleCheck says what to add).
+  requires static org.bouncycastle.provider;
   // JFR events for rare, expensive things (rejection bursts); disabled unless a recording enables them.
   requires jdk.jfr;
 

@@ -7,7 +7,8 @@
  */
 module dev.sessionless.servlet {
   requires transitive dev.sessionless.core;
-  requires dev.sessionless.keyring;
+  // Optional: keys.file and encrypted keys in web.xml (KeyringParams checks it is there).
+  requires static dev.sessionless.keyring;
   requires transitive jakarta.servlet;
   requires com.fasterxml.jackson.databind;
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.internal.Base64Url;
+import dev.sessionless.core.internal.BouncyCastleCheck;
 import dev.sessionless.core.internal.EcP256Engine;
 import dev.sessionless.core.internal.Ed25519Engine;
 import dev.sessionless.core.internal.JwkJson;
@@ -71,6 +72,7 @@ final class Jwk {
       case "EC": {
         requireCurve(node, "P-256", kid);
         requireAlg(alg, "ES256", kid);
+        BouncyCastleCheck.require("ES256");
         EcP256Engine e = EcP256Engine.of(bytes(node, "x", kid, true), bytes(node, "y", kid, true),
             bytes(node, "d", kid, false));
         key = new TokenKey(kid, Algorithm.ES256, e, null, TokenKey.NONE_BEFORE, TokenKey.NONE_BEFORE, TokenKey.NONE_AFTER, TokenKey.NONE_AFTER);
@@ -79,6 +81,7 @@ final class Jwk {
       case "OKP": {
         requireCurve(node, "Ed25519", kid);
         requireAlg(alg, "EdDSA", kid);
+        BouncyCastleCheck.require("EdDSA");
         Ed25519Engine e = Ed25519Engine.of(bytes(node, "x", kid, true), bytes(node, "d", kid, false));
         key = new TokenKey(kid, Algorithm.EDDSA, e, null, TokenKey.NONE_BEFORE, TokenKey.NONE_BEFORE, TokenKey.NONE_AFTER, TokenKey.NONE_AFTER);
         break;

@@ -170,6 +170,8 @@ public final class KeySet implements KeySource {
    *
    * @throws IllegalArgumentException if it is not valid JSON, a key is invalid or unsupported,
    *     or two keys share a kid
+   * @throws IllegalStateException if it holds an ES256 or EdDSA key and BouncyCastle ({@code
+   *     bcprov-jdk18on}, an optional dependency) is not on the class path
    */
   public static KeySet fromJwks(String json) {
     return new KeySet(Jwk.readSet(json));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sessionless.core.internal.AesGcmEngine;
 import dev.sessionless.core.internal.Base64Url;
+import dev.sessionless.core.internal.BouncyCastleCheck;
 import dev.sessionless.core.internal.ConstantTime;
 import dev.sessionless.core.internal.EcP256Engine;
 import dev.sessionless.core.internal.Ed25519Engine;
@@ -116,14 +117,18 @@ public final class TokenKey {
    *
    * @param kid the key ID (see {@link #secret(String, Algorithm, byte[])})
    * @param algorithm any algorithm
+   * @throws IllegalStateException for ES256 and EdDSA when BouncyCastle ({@code bcprov-jdk18on},
+   *     an optional dependency) is not on the class path
    */
   public static TokenKey generate(String kid, Algorithm algorithm) {
     checkKid(kid);
     switch (algorithm) {
       case ES256:
+        BouncyCastleCheck.require("ES256");
         return new TokenKey(kid, algorithm, EcP256Engine.generate(RANDOM), null,
             NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
       case EDDSA:
+        BouncyCastleCheck.require("EdDSA");
         return new TokenKey(kid, algorithm, Ed25519Engine.generate(RANDOM), null,
             NONE_BEFORE, NONE_BEFORE, NONE_AFTER, NONE_AFTER);
       default:
@@ -293,6 +298,8 @@ public final class TokenKey {
    *
    * @throws IllegalArgumentException if the JSON is not a JWK this library supports, or the
    *     key is invalid (point not on the curve, private part not matching, secret too short)
+   * @throws IllegalStateException for an EC or OKP key when BouncyCastle ({@code bcprov-jdk18on},
+   *     an optional dependency) is not on the class path
    */
   public static TokenKey fromJwk(String json) {
     Objects.requireNonNull(json, "json");

@@ -1,26 +1,34 @@
 package dev.sessionless.servlet;
 
 import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
 import dev.sessionless.core.internal.Base64Url;
-import dev.sessionless.keyring.Keyring;
+import dev.sessionless.core.internal.KeyIds;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.function.Function;
 
 /**
- * Reads {@code web.xml} / {@code FilterConfig} init parameters into a filter builder. Keys always
- * come through a {@link Keyring}, the same code (and the same kid rule) as {@code
- * Keyring.builder().jwksFile(...)}, {@code encryptedJwksFile(...)} and {@code environment(...)}.
+ * Reads {@code web.xml} / {@code FilterConfig} init parameters into a filter builder. With {@code
+ * sessionless-keyring} on the class path, keys come through a {@code Keyring} ({@link
+ * KeyringParams}), the same code as {@code Keyring.builder().jwksFile(...)}, {@code
+ * encryptedJwksFile(...)} and {@code environment(...)}; without it, {@code keys.env} is read here,
+ * with the keyring's kid rule for a bare secret. This class never touches a keyring type, so it
+ * loads without that jar.
  */
 final class InitParams {
+  /** Shortest secret accepted from a bare base64url value, in bytes (as the keyring's). */
+  private static final int MIN_SECRET_BYTES = 32;
+
   private InitParams() {}
 
   /**
    * Applies the init parameters to {@code b}; the keyring it starts is returned (the caller
-   * closes it), or closed here if a later parameter is refused.
+   * closes it), or closed here if a later parameter is refused. Without {@code
+   * sessionless-keyring} on the class path only {@code keys.env} works, and nothing is returned.
    *
    * @param params init parameter look-up
    * @param env environment variable look-up
@@ -28,7 +36,7 @@ final class InitParams {
    * @throws IllegalArgumentException if a parameter is invalid
    * @throws IllegalStateException if a required parameter is missing
    */
-  static Keyring apply(Function<String, String> params, Function<String, String> env,
+  static AutoCloseable apply(Function<String, String> params, Function<String, String> env,
       SessionlessFilter.Builder b, ClassLoader loader) throws IOException {
     Algorithm alg = Algorithm.HS256;
     String a = params.apply("algorithm");
@@ -120,114 +128,75 @@ final class InitParams {
         }
       }
     }
-    Keyring keyring = keyring(params, env, file, var);
-    try {
-      if (!keyring.status().signingKeyIds().containsKey(alg)) {
-        throw new IllegalStateException("the keys of " + (file != null ? "keys.file " + file.trim()
-            : "keys.env " + var.trim()) + " hold no key that can sign " + alg.joseName() + " now (a bare"
-            + " base64url secret becomes an HS256 key): set the algorithm parameter to the keys' algorithm,"
-            + " or add a key for " + alg.joseName());
-      }
-      b.keys(keyring);
-      return keyring;
-    } catch (RuntimeException e) {
-      keyring.close();
-      throw e;
+    if (!KeyringParams.available()) {
+      b.keys(withoutKeyring(params, env, file, var, alg));
+      return null;
     }
+    return KeyringParams.start(params, env, file, var, alg, b);
   }
 
   /**
-   * A live keyring over {@code keys.file} (re-read when it changes: key rotation, a Kubernetes
-   * Secret update) or {@code keys.env} (read once), unlocked with the secret named by {@code
-   * keys.password-env}, {@code keys.password-file}, {@code keys.kek-env} or {@code keys.kek-file}.
+   * Without {@code sessionless-keyring} on the class path: {@code keys.env} holding a base64url
+   * secret (the keyring's kid rule) or a plain JWKS, read once; everything else names the artifact.
    */
-  private static Keyring keyring(Function<String, String> params, Function<String, String> env,
-      String file, String var) throws IOException {
-    String passwordEnv = trimmed(params.apply("keys.password-env"));
-    String passwordFile = trimmed(params.apply("keys.password-file"));
-    String kekEnv = trimmed(params.apply("keys.kek-env"));
-    String kekFile = trimmed(params.apply("keys.kek-file"));
-    int secrets = (passwordEnv == null ? 0 : 1) + (passwordFile == null ? 0 : 1) + (kekEnv == null ? 0 : 1)
-        + (kekFile == null ? 0 : 1);
-    if (secrets > 1) {
-      throw new IllegalStateException("set at most one of keys.password-env, keys.password-file, keys.kek-env"
-          + " and keys.kek-file");
+  private static KeySet withoutKeyring(Function<String, String> params, Function<String, String> env,
+      String file, String var, Algorithm alg) {
+    if (file != null) {
+      throw new IllegalStateException("keys.file needs " + KeyringParams.ARTIFACT + " on the class path"
+          + " (in WEB-INF/lib); without it, keys.env can name a variable holding a base64url secret or a JWKS");
     }
-    Keyring.Builder k = Keyring.builder().environmentReader(env);
-    String v = params.apply("keys.file.poll-seconds");
-    if (var != null) {
-      if (v != null || passwordFile != null || kekEnv != null || kekFile != null) {
-        throw new IllegalStateException("keys.env takes keys.password-env for an encrypted JWKS; keys.file.poll-seconds,"
-            + " keys.password-file and keys.kek-* apply to keys.file");
+    for (String p : new String[] {"keys.password-env", "keys.password-file", "keys.kek-env", "keys.kek-file",
+      "keys.file.poll-seconds"}) {
+      if (trimmed(params.apply(p)) != null) {
+        throw new IllegalStateException(p + " (encrypted or live key files) needs " + KeyringParams.ARTIFACT
+            + " on the class path (in WEB-INF/lib)");
       }
-      String name = var.trim();
-      String value = env.apply(name);
-      if (value == null || value.isBlank()) {
-        throw new IllegalStateException("environment variable " + name + " (keys.env) is not set");
-      }
-      if (passwordEnv != null) {
-        k.environment(name, passwordEnv);
-      } else {
-        k.environment(name);
-      }
-      return k.build();
     }
-    Path path = Path.of(file.trim());
-    if (v != null) {
-      long seconds = number("keys.file.poll-seconds", v);
-      if (seconds < 1) {
-        throw new IllegalArgumentException("keys.file.poll-seconds must be at least 1, got " + seconds);
-      }
-      k.filePollInterval(Duration.ofSeconds(seconds));
+    String name = var.trim();
+    String value = env.apply(name);
+    if (value == null || value.isBlank()) {
+      throw new IllegalStateException("environment variable " + name + " (keys.env) is not set");
     }
-    if (passwordEnv != null || passwordFile != null) {
-      char[] password = passwordEnv != null ? required(env.apply(passwordEnv), "environment variable "
-          + passwordEnv + " (keys.password-env)").toCharArray() : secretFile(passwordFile, "keys.password-file").toCharArray();
+    String t = value.strip();
+    KeySet keys;
+    if (t.startsWith("{")) {
       try {
-        k.encryptedJwksFile(path, password);
-      } finally {
-        Arrays.fill(password, '\0');
-      }
-    } else if (kekEnv != null || kekFile != null) {
-      String text = kekEnv != null ? required(env.apply(kekEnv), "environment variable " + kekEnv + " (keys.kek-env)")
-          : secretFile(kekFile, "keys.kek-file");
-      byte[] kek = Base64Url.decodeOptionallyPadded(text.trim());
-      if (kek == null) {
-        throw new IllegalArgumentException((kekEnv != null ? "keys.kek-env" : "keys.kek-file")
-            + " must hold a canonical base64url key-encryption key of 32 bytes");
-      }
-      try {
-        k.encryptedJwksFile(path, kek);
-      } finally {
-        Arrays.fill(kek, (byte) 0);
+        keys = KeySet.fromJwks(t);
+      } catch (IllegalStateException e) {
+        throw e; // a missing optional jar (BouncyCastle for ES256/EdDSA keys), named in the message
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("environment variable " + name + " (keys.env) is not a usable JWKS", e);
       }
     } else {
-      k.jwksFile(path);
+      byte[] secret = Base64Url.decodeOptionallyPadded(t);
+      if (secret == null) {
+        throw new IllegalArgumentException("environment variable " + name
+            + " (keys.env) is neither a JWKS nor a canonical base64url secret");
+      }
+      try {
+        if (secret.length < MIN_SECRET_BYTES) {
+          throw new IllegalArgumentException("environment variable " + name + " (keys.env) holds a secret of "
+              + secret.length + " bytes; HS256 needs at least " + MIN_SECRET_BYTES + " random bytes");
+        }
+        keys = KeySet.of(TokenKey.secret(KeyIds.forSecret(secret), Algorithm.HS256, secret));
+      } finally {
+        Arrays.fill(secret, (byte) 0);
+      }
     }
-    return k.build();
+    if (keys.signingKey(alg, Instant.now()).isEmpty()) {
+      throw noSigningKey("keys.env " + name, alg);
+    }
+    return keys;
   }
 
-  private static String trimmed(String v) {
+  static IllegalStateException noSigningKey(String source, Algorithm alg) {
+    return new IllegalStateException("the keys of " + source + " hold no key that can sign " + alg.joseName()
+        + " now (a bare base64url secret becomes an HS256 key): set the algorithm parameter to the keys'"
+        + " algorithm, or add a key for " + alg.joseName());
+  }
+
+  static String trimmed(String v) {
     return v == null || v.isBlank() ? null : v.trim();
-  }
-
-  private static String required(String value, String what) {
-    if (value == null || value.isEmpty()) {
-      throw new IllegalStateException(what + " is not set");
-    }
-    return value;
-  }
-
-  /** A secret kept in a file, without one trailing line break (as the keyring CLI reads it). */
-  private static String secretFile(String file, String param) throws IOException {
-    String s = Files.readString(Path.of(file));
-    if (s.endsWith("\n")) {
-      s = s.substring(0, s.length() - (s.endsWith("\r\n") ? 2 : 1));
-    }
-    if (s.isEmpty()) {
-      throw new IllegalStateException(param + " names an empty file: " + file);
-    }
-    return s;
   }
 
   private static Algorithm parseAlgorithm(String a) {
@@ -250,7 +219,7 @@ final class InitParams {
     }
   }
 
-  private static long number(String param, String v) {
+  static long number(String param, String v) {
     try {
       return Long.parseLong(v.trim());
     } catch (NumberFormatException e) {

@@ -7,7 +7,6 @@ import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenException;
-import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.internal.FilterRun;
 import dev.sessionless.servlet.internal.RequestSession;
 import dev.sessionless.servlet.internal.Settings;
@@ -79,8 +78,11 @@ public final class SessionlessFilter implements Filter {
   public static final String REJECTION_ATTRIBUTE = "dev.sessionless.servlet.rejection";
 
   private volatile Settings settings;
-  /** The keyring init() made from {@code keys.file}; stopped by destroy(). */
-  private volatile Keyring owned;
+  /**
+   * The keyring init() made from {@code keys.file} or {@code keys.env}; stopped by destroy(). Typed
+   * {@code AutoCloseable}: the keyring is an optional dependency, and this class must load without it.
+   */
+  private volatile AutoCloseable owned;
 
   /**
    * A filter configured from its init parameters in {@link #init(FilterConfig)}; for {@code
@@ -101,7 +103,9 @@ public final class SessionlessFilter implements Filter {
    * Reads the init parameters unless the filter was built with {@link #builder()} (then they are
    * ignored). Parameters: {@code keys.file} (a JWKS file, live) or {@code keys.env} (an
    * environment variable holding a JWKS or a base64url secret), both read through a {@code
-   * Keyring}; for an encrypted file at most one of {@code keys.password-env}, {@code
+   * Keyring} when {@code sessionless-keyring} is on the class path; without it only {@code keys.env}
+   * with a plain JWKS or a base64url secret works, and the other key parameters fail init naming
+   * the artifact to add. For an encrypted file at most one of {@code keys.password-env}, {@code
    * keys.password-file}, {@code keys.kek-env}, {@code keys.kek-file}; {@code
    * keys.file.poll-seconds}, {@code algorithm}, {@code issuer}, {@code audience}, {@code
    * cookie.name}, {@code cookie.path}, {@code cookie.domain}, {@code cookie.max-age} (seconds),
@@ -122,7 +126,7 @@ public final class SessionlessFilter implements Filter {
     if (settings != null) {
       return;
     }
-    Keyring started = null;
+    AutoCloseable started = null;
     try {
       Builder b = builder();
       started = InitParams.apply(config::getInitParameter, System::getenv, b,
@@ -140,7 +144,7 @@ public final class SessionlessFilter implements Filter {
       owned = started;
     } catch (IOException | RuntimeException e) {
       if (started != null) {
-        started.close(); // its refresh thread would outlive the failed filter
+        close(started); // its refresh thread would outlive the failed filter
       }
       throw new ServletException("SessionlessFilter '" + config.getFilterName()
           + "' is misconfigured: " + e.getMessage(), e);
@@ -213,9 +217,18 @@ public final class SessionlessFilter implements Filter {
   /** Stops the keyring this filter made for {@code keys.file}, if any. */
   @Override
   public void destroy() {
-    Keyring k = owned;
+    AutoCloseable k = owned;
     if (k != null) {
-      k.close();
+      close(k);
+    }
+  }
+
+  private static void close(AutoCloseable keyring) {
+    try {
+      keyring.close();
+    } catch (Exception e) {
+      // Keyring.close() throws nothing checked; anything else is a bug worth seeing.
+      throw new IllegalStateException("the filter's keyring did not close", e);
     }
   }
 

@@ -29,7 +29,7 @@ class InitParamsTest {
     Map<String, String> all = new HashMap<>(Map.of("issuer", "i", "audience", "a"));
     all.putAll(params);
     SessionlessFilter.Builder b = SessionlessFilter.builder();
-    Keyring k = InitParams.apply(all::get, env::get, b, InitParamsTest.class.getClassLoader());
+    Keyring k = (Keyring) InitParams.apply(all::get, env::get, b, InitParamsTest.class.getClassLoader());
     try {
       b.build();
     } catch (RuntimeException e) {
@@ -145,7 +145,7 @@ class InitParamsTest {
     Map<String, String> params = Map.of("keys.env", "APP_KEYS", "issuer", "i", "audience", "a",
         "renewal-fraction", "0.3", "header", "X-S");
     SessionlessFilter.Builder b = SessionlessFilter.builder();
-    try (Keyring k = InitParams.apply(params::get, Map.of("APP_KEYS", SECRET)::get, b, getClass().getClassLoader())) {
+    try (Keyring k = (Keyring) InitParams.apply(params::get, Map.of("APP_KEYS", SECRET)::get, b, getClass().getClassLoader())) {
       b.build();
     }
   }
@@ -180,7 +180,7 @@ class InitParamsTest {
         "issuer", "i", "audience", "a");
     SessionlessFilter.Builder b = SessionlessFilter.builder();
     try (dev.sessionless.keyring.Keyring keyring =
-        InitParams.apply(params::get, Map.<String, String>of()::get, b, getClass().getClassLoader())) {
+        (dev.sessionless.keyring.Keyring) InitParams.apply(params::get, Map.<String, String>of()::get, b, getClass().getClassLoader())) {
       b.build();
       assertTrue(keyring.current().key("k1").isPresent());
       java.nio.file.Files.writeString(file, first.with(TokenKey.generate("k2", Algorithm.HS256)).toJwksWithSecrets());

@@ -76,7 +76,7 @@ class ReadmeWebXmlTest {
     Map<String, String> env = Map.of(params.get("keys.password-env"), "correct horse battery");
 
     SessionlessFilter.Builder b = SessionlessFilter.builder();
-    try (Keyring keyring = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
+    try (Keyring keyring = (Keyring) InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
       b.build();
       assertEquals(List.of("readme"), keyring.status().keyIds());
     }

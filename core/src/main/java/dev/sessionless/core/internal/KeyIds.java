@@ -1,5 +1,6 @@
 package dev.sessionless.core.internal;
 
+import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -31,5 +32,16 @@ public final class KeyIds {
             "a kid may hold printable ASCII only, without '\"' or '\\' (position " + i + ")");
       }
     }
+  }
+
+  /**
+   * The kid of an HS256 key given as a bare secret (a variable or init parameter holding one
+   * base64url value): {@code secret-} and the first 8 hex digits of the secret's SHA-256, so every
+   * node derives the same kid and the kid reveals nothing usable. The keyring and the servlet
+   * filter both use this rule.
+   */
+  public static String forSecret(byte[] secret) {
+    byte[] digest = Sha256.newDigest().digest(secret);
+    return "secret-" + HexFormat.of().formatHex(digest, 0, 4);
   }
 }

@@ -4,13 +4,11 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.core.internal.Base64Url;
+import dev.sessionless.core.internal.KeyIds;
 import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.KeyringException.Reason;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.HexFormat;
 
 /** Turns the text of a key file, variable or response into a key set. */
 public final class KeyContent {
@@ -111,11 +109,7 @@ public final class KeyContent {
         throw new KeyringException(Reason.UNSAFE_PARAMETERS, what + " holds a secret of " + secret.length
             + " bytes; HS256 needs at least " + MIN_SECRET_BYTES + " random bytes");
       }
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(secret);
-      String kid = "secret-" + HexFormat.of().formatHex(digest, 0, 4);
-      return TokenKey.secret(kid, Algorithm.HS256, secret);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+      return TokenKey.secret(KeyIds.forSecret(secret), Algorithm.HS256, secret);
     } finally {
       Arrays.fill(secret, (byte) 0);
     }

@@ -13,11 +13,13 @@ import org.springframework.security.core.authority.FactorGrantedAuthority;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetails;
+import org.springframework.util.ClassUtils;
 
 /**
  * An {@link Authentication} as plain JDK values and back: its name, its authorities (with each
  * factor's time), what kind of login made it, and whether the principal was a {@code
- * UserDetails}. Credentials and details are never kept.
+ * UserDetails}; for an OAuth2/OIDC login also what {@link OAuth2Values} keeps. Credentials and
+ * details are never kept.
  */
 final class AuthenticationValues {
   static final String NAME = "name";
@@ -29,6 +31,10 @@ final class AuthenticationValues {
   static final String REMEMBER_ME = "remember-me";
   /** Only for restored remember-me logins, which no provider re-authenticates. */
   private static final String REMEMBER_ME_KEY = "sessionless-restored";
+  /** Whether Spring Security's OAuth2 client is there (then {@link OAuth2Values} may be loaded). */
+  private static final boolean OAUTH2 = ClassUtils.isPresent(
+      "org.springframework.security.oauth2.client.authentication.OAuth2AuthenticationToken",
+      AuthenticationValues.class.getClassLoader());
 
   private AuthenticationValues() {}
 
@@ -52,7 +58,7 @@ final class AuthenticationValues {
     if (!factors.isEmpty()) {
       m.put(FACTORS, factors);
     }
-    m.put(TYPE, type(auth));
+    m.put(TYPE, OAUTH2 && OAuth2Values.handles(auth) ? OAuth2Values.write(auth, m) : type(auth));
     if (auth.getPrincipal() instanceof UserDetails) {
       m.put(USER, Boolean.TRUE);
     }
@@ -98,6 +104,9 @@ final class AuthenticationValues {
         return UsernamePasswordAuthenticationToken.authenticated(principal, null, authorities);
       case REMEMBER_ME:
         return new RememberMeAuthenticationToken(REMEMBER_ME_KEY, principal, authorities);
+      case OAuth2Values.OIDC:
+      case OAuth2Values.OAUTH2:
+        return OAUTH2 ? OAuth2Values.read((String) type, m, authorities) : null;
       default:
         return new RestoredAuthentication(principal, (String) name, (String) type, authorities);
     }

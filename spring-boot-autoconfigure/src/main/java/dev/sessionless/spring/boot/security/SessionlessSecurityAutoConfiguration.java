@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -18,8 +20,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.oauth2.client.web.AuthorizationRequestRepository;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.context.DelegatingSecurityContextRepository;
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
@@ -43,9 +48,13 @@ import org.springframework.security.web.session.ConcurrentSessionFilter;
  * Spring Security type ({@code SecurityContextRepository}, {@code CsrfTokenRepository}, {@code
  * RequestCache}), and then the application's bean is the one applied.
  *
+ * <p>With Spring Security's OAuth2 client on the class path, OAuth2/OIDC login keeps its
+ * authorization request in the token session ({@link SessionlessAuthorizationRequestRepository})
+ * and the logged-in user as values (the registration id and the ID token's claims).
+ *
  * <p>A chain whose session state cannot be represented as values fails the startup, naming the
- * filter: OAuth2/OIDC login and SAML login (they keep authorization requests in the session)
- * and concurrent-session control (it needs a server-side session registry).
+ * filter: SAML login (it keeps its authentication request in the session) and concurrent-session
+ * control (it needs a server-side session registry).
  */
 @AutoConfiguration(after = SessionlessAutoConfiguration.class)
 @ConditionalOnClass({HttpSecurity.class, SecurityFilterChain.class})
@@ -54,8 +63,6 @@ import org.springframework.security.web.session.ConcurrentSessionFilter;
 public class SessionlessSecurityAutoConfiguration {
   /** Filters whose state lives in the session as objects no token can hold, by class name. */
   private static final Map<String, String> UNREPRESENTABLE = Map.of(
-      "org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestRedirectFilter",
-      "OAuth2/OIDC login (oauth2Login()) keeps its authorization request in the session",
       "org.springframework.security.saml2.provider.service.web.Saml2WebSsoAuthenticationRequestFilter",
       "SAML login (saml2Login()) keeps its authentication request in the session",
       ConcurrentSessionFilter.class.getName(),
@@ -140,5 +147,24 @@ public class SessionlessSecurityAutoConfiguration {
             + " sessionless.enabled=false to use container sessions");
       }
     };
+  }
+
+  /** OAuth2/OIDC login, when Spring Security's OAuth2 client is on the class path. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.security.oauth2.client.web.AuthorizationRequestRepository")
+  static class OAuth2Login {
+    /** The authorization request (state, nonce, PKCE verifier) as values in the token session. */
+    @Bean
+    @ConditionalOnMissingBean(AuthorizationRequestRepository.class)
+    SessionlessAuthorizationRequestRepository sessionlessAuthorizationRequestRepository() {
+      return new SessionlessAuthorizationRequestRepository();
+    }
+
+    /** Puts that repository into every chain's {@code oauth2Login()} filters. */
+    @Bean
+    static BeanPostProcessor sessionlessOAuth2LoginRequests(
+        ObjectProvider<AuthorizationRequestRepository<OAuth2AuthorizationRequest>> repository) {
+      return new OAuth2LoginRequests(repository);
+    }
   }
 }
