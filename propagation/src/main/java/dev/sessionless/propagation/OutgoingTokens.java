@@ -3,10 +3,10 @@ package dev.sessionless.propagation;
 import java.net.http.HttpClient;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * Tokens and trace headers for outgoing calls: which callee (audience) gets which state values,
@@ -152,10 +152,15 @@ public final class OutgoingTokens {
       return grant(audience, List.of(stateNames));
     }
 
-    /** Calls to {@code audience} carry these state values (those the session or token has). */
+    /**
+     * Calls to {@code audience} carry these state values (those the session or token has), in
+     * this order.
+     *
+     * @throws IllegalArgumentException if the audience was granted before
+     */
     public Builder grant(String audience, Collection<String> stateNames) {
       Objects.requireNonNull(audience, "audience");
-      if (grants.putIfAbsent(audience, List.copyOf(Set.copyOf(stateNames))) != null) {
+      if (grants.putIfAbsent(audience, List.copyOf(new LinkedHashSet<>(stateNames))) != null) {
         throw new IllegalArgumentException("audience '" + audience + "' was granted twice");
       }
       return this;
