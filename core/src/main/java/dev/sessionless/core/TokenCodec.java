@@ -193,7 +193,13 @@ public final class TokenCodec {
   /** The rejection path's bookkeeping: the listener, and JFR's burst count (never on an accepted token). */
   private void rejected(Reason reason) {
     listener.tokenRejected(reason);
-    bursts.rejected(Math.floorDiv(clock.millis(), 1000));
+    long now;
+    try {
+      now = clock.millis();
+    } catch (RuntimeException e) {
+      return; // a broken clock is reported by the failure itself (INTERNAL); never replace it here
+    }
+    bursts.rejected(Math.floorDiv(now, 1000));
   }
 
   // --------------------------------------------------------------------------------- builder
