@@ -224,7 +224,7 @@ class InitParamsTest {
     Map<String, String> env = Map.of("APP_KEYS", SECRET);
     SessionlessFilter.Builder b = SessionlessFilter.builder();
     Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "APP_KEYS", "revocation", "memory");
-    try (Keyring k = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
+    try (AutoCloseable k = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
       assertTrue(b.revocation instanceof dev.sessionless.core.RevocationStore);
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
