@@ -1,6 +1,7 @@
 package dev.sessionless.servlet.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -13,22 +14,35 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Turns session attributes into JSON and back. Every attribute's type is recorded by name, and a
- * recorded name is only ever looked up in a fixed table (JDK value types plus the types the
- * application registered): a class name read from a token never loads a class.
+ * Turns session attributes into JSON and back. Every attribute's type is recorded beside it as a
+ * short tag, and a recorded tag is only ever looked up in a fixed table (JDK value types plus the
+ * types the application registered): a name read from a token never loads a class.
+ *
+ * <p>Tags: one letter for each JDK value type ({@code s} String, {@code i} Integer, {@code l}
+ * Long, {@code h} Short, {@code b} Byte, {@code d} Double, {@code f} Float, {@code z} Boolean,
+ * {@code c} Character, {@code I} BigInteger, {@code D} BigDecimal, {@code L} a list, {@code M} a
+ * map); a registered type's simple name ({@code Cart}) unless another registered type shares it,
+ * it equals a JDK tag, or it has none (then its full class name). Tokens written before tags
+ * recorded full class names ({@code java.lang.String}, {@code java.util.List}, {@code
+ * com.example.Cart}); those are read too, so a rolling deploy loses no session.
  */
 public final class AttributeCodec {
   /** Recorded type of any {@link List} of JDK value types. */
-  static final String LIST = "java.util.List";
+  static final String LIST = "L";
   /** Recorded type of any {@link Map} from strings to JDK value types. */
-  static final String MAP = "java.util.Map";
+  static final String MAP = "M";
 
   private static final List<Class<?>> SCALARS = List.of(String.class, Integer.class, Long.class,
       Short.class, Byte.class, Double.class, Float.class, Boolean.class, Character.class,
       BigInteger.class, BigDecimal.class);
+  /** The tag of each of {@link #SCALARS}, in the same order. */
+  private static final List<String> SCALAR_TAGS = List.of("s", "i", "l", "h", "b", "d", "f", "z", "c",
+      "I", "D");
 
   private final ObjectMapper mapper;
   private final Map<String, Class<?>> byName;
+  private final Map<Class<?>, String> tags;
+  private final Map<Class<?>, ObjectReader> readers;
   private final Set<Class<?>> registered;
 
   /** Deepest nesting of lists and maps accepted in one attribute value. */
@@ -45,15 +59,59 @@ public final class AttributeCodec {
     this.mapper = mapper;
     this.registered = Set.copyOf(registered);
     Map<String, Class<?>> m = new HashMap<>();
-    for (Class<?> c : SCALARS) {
-      m.put(c.getName(), c);
+    Map<Class<?>, String> t = new HashMap<>();
+    for (int i = 0; i < SCALARS.size(); i++) {
+      Class<?> c = SCALARS.get(i);
+      m.put(c.getName(), c); // the full names earlier tokens recorded
+      m.put(SCALAR_TAGS.get(i), c);
+      t.put(c, SCALAR_TAGS.get(i));
     }
+    m.put("java.util.List", List.class);
+    m.put("java.util.Map", Map.class);
     m.put(LIST, List.class);
     m.put(MAP, Map.class);
+    t.put(List.class, LIST);
+    t.put(Map.class, MAP);
+    // A simple name shared by two registered types (or equal to a JDK tag) names neither: a
+    // token recording it then follows the bad-attribute policy instead of reading as the other.
+    Map<String, Integer> simpleNames = new HashMap<>();
     for (Class<?> c : registered) {
+      simpleNames.merge(c.getSimpleName(), 1, Integer::sum);
+    }
+    for (Class<?> c : registered) {
+      if (t.containsKey(c)) {
+        continue; // a JDK value type registered again keeps its tag
+      }
+      String simple = c.getSimpleName();
+      boolean unique = !simple.isEmpty() && simpleNames.get(simple) == 1 && !t.containsValue(simple);
       m.put(c.getName(), c);
+      t.put(c, unique ? simple : c.getName());
+    }
+    for (Map.Entry<Class<?>, String> e : t.entrySet()) {
+      m.put(e.getValue(), e.getKey());
     }
     this.byName = Collections.unmodifiableMap(m);
+    this.tags = Collections.unmodifiableMap(t);
+    Map<Class<?>, ObjectReader> r = new HashMap<>();
+    for (Class<?> c : t.keySet()) {
+      r.put(c, mapper.readerFor(c));
+    }
+    this.readers = Collections.unmodifiableMap(r);
+  }
+
+  /** The tag written for values of {@code type}, a type {@link #resolve} returned. */
+  String tag(Class<?> type) {
+    return tags.get(type);
+  }
+
+  /**
+   * Reads the JSON at {@code bytes[off, off + len)} as {@code type}, a type {@link #resolve}
+   * returned; {@code null} for JSON {@code null}.
+   *
+   * @throws IOException or a runtime exception if the JSON does not read as {@code type}
+   */
+  Object read(Class<?> type, byte[] bytes, int off, int len) throws IOException {
+    return readers.get(type).readValue(bytes, off, len);
   }
 
   ObjectMapper mapper() {
@@ -78,7 +136,7 @@ public final class AttributeCodec {
   String typeName(String name, Object value) {
     Class<?> c = value.getClass();
     if (registered.contains(c) || SCALARS.contains(c)) {
-      return c.getName();
+      return tags.get(c);
     }
     if (value instanceof List) {
       checkJdkValues(name, value, new IdentityHashMap<>(), 0);
@@ -138,7 +196,7 @@ public final class AttributeCodec {
     Class<?> type = byName.get(typeName);
     try {
       byte[] json = mapper.writeValueAsBytes(value);
-      Object back = mapper.readValue(json, type);
+      Object back = readers.get(type).readValue(json);
       byte[] again = mapper.writeValueAsBytes(back);
       boolean jdk = !registered.contains(type);
       if (!Arrays.equals(json, again) || (jdk && !value.equals(back))) {

@@ -30,6 +30,8 @@ public final class CookieCarrier implements Carrier {
   private final String sameSite;
   private final int maxChunks;
   private final Boolean secure;
+  /** {@link #chunkCapacity()}, computed once: every request asks for it. */
+  private final int capacity;
 
   /**
    * A cookie carrier.
@@ -51,6 +53,10 @@ public final class CookieCarrier implements Carrier {
     this.sameSite = sameSite;
     this.maxChunks = maxChunks;
     this.secure = secure;
+    // Worst case attributes: long path and domain, Max-Age, Secure, HttpOnly, SameSite.
+    int attrs = attributes("/", true).length() + 16 + (path == null ? 256 : path.length())
+        + (domain == null ? 0 : domain.length());
+    this.capacity = COOKIE_LIMIT - (name.length() + 4) - attrs;
   }
 
   /** Whether cookies written for {@code request} carry {@code Secure}. */
@@ -96,10 +102,7 @@ public final class CookieCarrier implements Carrier {
 
   /** The most characters of token one cookie can hold. */
   int chunkCapacity() {
-    // Worst case attributes: long path and domain, Max-Age, Secure, HttpOnly, SameSite.
-    int attrs = attributes("/", true).length() + 16 + (path == null ? 256 : path.length())
-        + (domain == null ? 0 : domain.length());
-    return COOKIE_LIMIT - (name.length() + 4) - attrs;
+    return capacity;
   }
 
   /**
@@ -132,6 +135,30 @@ public final class CookieCarrier implements Carrier {
     if (cookies == null) {
       return Incoming.NONE;
     }
+    Cookie only = null;
+    for (Cookie c : cookies) {
+      if (isOurs(c.getName())) {
+        if (only != null) {
+          return readChunks(cookies, maxLength); // chunks, or a duplicate: the general path
+        }
+        only = c;
+      }
+    }
+    if (only == null) {
+      return Incoming.NONE;
+    }
+    // The usual case: one cookie, the whole token; its value is used as is.
+    if (!only.getName().equals(name)) {
+      return new Incoming(null, List.of(only.getName()), TokenException.Reason.MALFORMED);
+    }
+    String value = only.getValue();
+    if (value.length() > maxLength) {
+      return new Incoming(null, List.of(name), TokenException.Reason.TOO_LARGE);
+    }
+    return new Incoming(value, List.of(name), null);
+  }
+
+  private Incoming readChunks(Cookie[] cookies, int maxLength) {
     Map<String, String> found = new LinkedHashMap<>();
     for (Cookie c : cookies) {
       if (isOurs(c.getName()) && (found.containsKey(c.getName()) || found.size() < MAX_CLEARED)) {

@@ -35,38 +35,6 @@ public final class RequestSession {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  /** Metadata kept in the token under {@link #META}: creation millis, max-inactive, types. */
-  static final class Meta {
-    long c;
-    int m;
-    Map<String, String> t = new LinkedHashMap<>();
-
-    static Meta of(Map<?, ?> map) {
-      Meta meta = new Meta();
-      if (!(map.get("c") instanceof Number) || !(map.get("m") instanceof Number)
-          || !(map.get("t") instanceof Map)) {
-        throw new TokenException(TokenException.Reason.MALFORMED, "the session metadata is incomplete");
-      }
-      meta.c = ((Number) map.get("c")).longValue();
-      meta.m = ((Number) map.get("m")).intValue();
-      for (Map.Entry<?, ?> e : ((Map<?, ?>) map.get("t")).entrySet()) {
-        if (!(e.getValue() instanceof String)) {
-          throw new TokenException(TokenException.Reason.MALFORMED, "a recorded type is not a string");
-        }
-        meta.t.put(String.valueOf(e.getKey()), (String) e.getValue());
-      }
-      return meta;
-    }
-
-    Map<String, Object> toMap() {
-      Map<String, Object> m2 = new LinkedHashMap<>();
-      m2.put("c", c);
-      m2.put("m", m);
-      m2.put("t", t);
-      return m2;
-    }
-  }
-
   private final Settings settings;
   private final HttpServletRequest request;
   private final String rejectionAttribute;
@@ -134,31 +102,26 @@ public final class RequestSession {
     } catch (RuntimeException e) {
       throw failed(e);
     }
-    Meta meta;
+    StoredState stored;
     try {
-      meta = Meta.of(t.get(META, Map.class).orElseThrow(() -> new TokenException(
-          TokenException.Reason.MISSING_CLAIM, "the token carries no session metadata")));
+      stored = StoredState.parse(t.stateJson());
     } catch (TokenException e) {
       // Our own signature vouches for the token, but not in this filter's format.
       reject(e.reason().isRejection() ? e.reason() : TokenException.Reason.MALFORMED);
       return;
     }
     long now = settings.clock.millis();
-    if (now >= meta.c + settings.absoluteLifetimeSeconds * 1000L) {
+    if (now >= stored.created + settings.absoluteLifetimeSeconds * 1000L) {
       reject(TokenException.Reason.EXPIRED);
       return;
     }
-    for (String name : t.stateNames()) {
-      if (!name.equals(META) && !meta.t.containsKey(name)) {
-        reject(TokenException.Reason.MALFORMED);
-        return;
-      }
-    }
-    TokenHttpSession s = new TokenHttpSession(this, settings.attributes, context(), t, t.id(), meta.c,
-        t.issuedAt().toEpochMilli(), meta.m, false);
-    for (Map.Entry<String, String> e : meta.t.entrySet()) {
-      TokenHttpSession.Entry entry = new TokenHttpSession.Entry(e.getValue());
-      boolean fits = settings.attributes.resolve(entry.typeName) != null;
+    TokenHttpSession s = new TokenHttpSession(this, settings.attributes, context(), t, t.id(), stored.created,
+        t.issuedAt().toEpochMilli(), stored.maxInactive, false);
+    for (Map.Entry<String, String> e : stored.types.entrySet()) {
+      TokenHttpSession.Entry entry = new TokenHttpSession.Entry(e.getValue(), settings.attributes.resolve(e.getValue()));
+      int[] span = stored.spans.get(e.getKey());
+      entry.json(stored.bytes, span[0], span[1] - span[0]);
+      boolean fits = entry.type != null;
       if (fits && settings.newSessionOnBadAttribute) {
         fits = s.read(e.getKey(), entry); // every value, now: a bad one must not surface later
       }
@@ -347,13 +310,17 @@ public final class RequestSession {
     boolean lost = !written.isEmpty() && !settings.carrier.present(raw, written);
     TokenHttpSession s = session != null && session.valid ? session : null;
     if (s != null) {
-      boolean inPlace = false;
-      if (full || !checkedInPlace) {
-        checkedInPlace = true;
-        inPlace = s.mutatedInPlace();
-      }
-      if (s.dirty || inPlace || renewalPending || lost) {
-        writeSession(req, raw, s);
+      try {
+        boolean inPlace = false;
+        if (full || !checkedInPlace) {
+          checkedInPlace = true;
+          inPlace = s.mutatedInPlace();
+        }
+        if (s.dirty || inPlace || renewalPending || lost) {
+          writeSession(req, raw, s);
+        }
+      } finally {
+        s.forgetCurrent(); // a value may change again before the next checkpoint
       }
     } else if (clearPending || lost) {
       if (install(req, raw, null)) {
@@ -398,18 +365,15 @@ public final class RequestSession {
         }
       }
     }
-    Meta meta = new Meta();
-    meta.c = s.created;
-    meta.m = s.maxInactive;
+    Map<String, String> tags = new LinkedHashMap<>();
     for (Map.Entry<String, TokenHttpSession.Entry> e : s.entries.entrySet()) {
       TokenHttpSession.Entry entry = e.getValue();
-      meta.t.put(e.getKey(), entry.typeName);
+      tags.put(e.getKey(), settings.attributes.tag(entry.type));
       if (entry.loaded) {
-        byte[] json = settings.attributes.json(entry.value);
-        b.put(e.getKey(), new RawValue(new String(json, StandardCharsets.UTF_8)));
+        b.put(e.getKey(), new RawValue(new String(s.jsonToWrite(entry), StandardCharsets.UTF_8)));
       }
     }
-    b.put(META, meta.toMap());
+    b.put(META, new RawValue(StoredState.metaJson(s.created, s.maxInactive, tags)));
     String text = settings.codec.encode(b.build());
     if (!install(req, raw, text)) {
       return;

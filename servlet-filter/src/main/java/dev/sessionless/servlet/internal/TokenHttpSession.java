@@ -5,6 +5,7 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpSession;
 import jakarta.servlet.http.HttpSessionBindingEvent;
 import jakarta.servlet.http.HttpSessionBindingListener;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -21,23 +22,45 @@ import java.util.Map;
  * listeners are called holding it.
  */
 final class TokenHttpSession implements HttpSession {
-  /** One attribute: its recorded type, and its value once read or set. */
+  /**
+   * One attribute: its recorded type, its value once read or set, and the JSON that is known to
+   * be its value as long as the application never held it ({@link #json}).
+   */
   static final class Entry {
     final String typeName;
+    /** The class {@link #typeName} names, or {@code null} if this filter allows none. */
+    final Class<?> type;
     Object value;
     boolean loaded;
-    /** JSON last written or read, for detecting in-place changes; {@code null} if immutable. */
-    byte[] baseline;
+    /**
+     * The value's JSON as last read or written: bytes {@code [off, off + len)} of {@code json}.
+     * Written as is while the application never held the value; otherwise the baseline an
+     * in-place change is found against.
+     */
+    byte[] json;
+    int off;
+    int len;
+    /** The application holds this (mutable) value: it may change without a setAttribute. */
+    boolean handedOut;
+    /** The value's JSON as of the last in-place check, or {@code null}. */
+    byte[] current;
     /** Why the stored value did not read back (an exception's simple name), or {@code null}. */
     String failure;
 
-    Entry(String typeName) {
+    Entry(String typeName, Class<?> type) {
       this.typeName = typeName;
+      this.type = type;
+    }
+
+    void json(byte[] bytes, int offset, int length) {
+      json = bytes;
+      off = offset;
+      len = length;
     }
 
     /** Why this entry's stored value is unusable, for the log: never the value. */
     String problem(AttributeCodec codec) {
-      if (codec.resolve(typeName) == null) {
+      if (type == null) {
         return "is not a type this filter allows (renamed, or no longer registered?)";
       }
       return "no longer reads back as that class (" + failure + "; was the class changed?)";
@@ -130,7 +153,11 @@ final class TokenHttpSession implements HttpSession {
       if (e == null) {
         return null;
       }
-      return load(name, e);
+      Object v = load(name, e);
+      if (v != null && AttributeCodec.isMutable(e.type)) {
+        e.handedOut = true;
+      }
+      return v;
     }
   }
 
@@ -144,28 +171,24 @@ final class TokenHttpSession implements HttpSession {
   }
 
   /**
-   * Reads the stored value of {@code e} from the token; {@code false} (and {@code e} stays
+   * Reads the stored value of {@code e} from its JSON; {@code false} (and {@code e} stays
    * unloaded) if it no longer reads back as its recorded type: a type this filter does not
    * allow (renamed, no longer registered, never allowed) or JSON that no longer fits the class.
    */
   boolean read(String name, Entry e) {
-    Class<?> type = codec.resolve(e.typeName);
-    if (type == null) {
+    if (e.type == null) {
       return false;
     }
     Object value;
     try {
-      value = token.get(name, type).orElse(null);
-    } catch (RuntimeException ex) {
+      value = codec.read(e.type, e.json, e.off, e.len);
+    } catch (IOException | RuntimeException ex) {
       // Never keep or log the message: it may quote the stored value.
       e.failure = ex.getClass().getSimpleName();
       return false;
     }
     e.value = value;
     e.loaded = true;
-    if (value != null && AttributeCodec.isMutable(type)) {
-      e.baseline = codec.json(value);
-    }
     return true;
   }
 
@@ -198,10 +221,12 @@ final class TokenHttpSession implements HttpSession {
       }
       String typeName = codec.typeName(name, value);
       byte[] json = codec.checkedJson(name, value, typeName);
-      Entry e = new Entry(typeName);
+      Entry e = new Entry(typeName, codec.resolve(typeName));
       e.value = value;
       e.loaded = true;
-      e.baseline = AttributeCodec.isMutable(codec.resolve(typeName)) ? json : null;
+      e.json(json, 0, json.length);
+      // The caller keeps its reference: a mutable value may still change in place.
+      e.handedOut = AttributeCodec.isMutable(e.type);
       Entry previous = entries.get(name);
       boolean same = previous != null && previous.loaded && previous.value == value;
       if (!same && value instanceof HttpSessionBindingListener) {
@@ -217,7 +242,7 @@ final class TokenHttpSession implements HttpSession {
     if (old == null) {
       return;
     }
-    Class<?> type = codec.resolve(old.typeName);
+    Class<?> type = old.type;
     if (type != null && HttpSessionBindingListener.class.isAssignableFrom(type)) {
       Object v = old.loaded || read(name, old) ? old.value : null;
       if (v != null && v != replacement) {
@@ -260,22 +285,52 @@ final class TokenHttpSession implements HttpSession {
     }
   }
 
-  /** Whether a value read or set earlier now writes different JSON (changed in place). */
+  /**
+   * Whether a value the application held now writes different JSON than it was read or last
+   * written as (changed in place). Only values handed out are serialised; the JSON found is
+   * kept for the write that follows.
+   */
   boolean mutatedInPlace() {
+    boolean changed = false;
     for (Entry e : entries.values()) {
-      if (e.loaded && e.baseline != null && !Arrays.equals(e.baseline, codec.json(e.value))) {
-        return true;
+      if (e.loaded && e.handedOut && e.value != null) {
+        e.current = codec.json(e.value);
+        changed |= !Arrays.equals(e.current, 0, e.current.length, e.json, e.off, e.off + e.len);
       }
     }
-    return false;
+    return changed;
+  }
+
+  /**
+   * The JSON to write for a loaded entry: what the last in-place check found, else a fresh
+   * serialisation if the application held the value, else the JSON it was read or set from.
+   */
+  byte[] jsonToWrite(Entry e) {
+    if (e.handedOut && e.value != null) {
+      byte[] now = e.current != null ? e.current : codec.json(e.value);
+      e.current = now;
+      return now;
+    }
+    if (e.off == 0 && e.len == e.json.length) {
+      return e.json;
+    }
+    return Arrays.copyOfRange(e.json, e.off, e.off + e.len);
+  }
+
+  /** Drops the JSON the last in-place check found: it is only good until the application runs again. */
+  void forgetCurrent() {
+    for (Entry e : entries.values()) {
+      e.current = null;
+    }
   }
 
   /** After a write: what was written is the new baseline. */
   void written() {
     dirty = false;
     for (Entry e : entries.values()) {
-      if (e.loaded && e.baseline != null) {
-        e.baseline = codec.json(e.value);
+      if (e.current != null) {
+        e.json(e.current, 0, e.current.length);
+        e.current = null;
       }
     }
   }

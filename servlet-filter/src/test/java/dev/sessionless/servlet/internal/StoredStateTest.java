@@ -1,0 +1,93 @@
+package dev.sessionless.servlet.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.sessionless.core.TokenException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The filter's own strict reading of a token's state: spans, metadata, and what it refuses. */
+class StoredStateTest {
+  private static final String META = "\"$sessionless\":{\"c\":1700000000000,\"m\":1800,\"t\":{%s}}";
+
+  private static StoredState parse(String json) {
+    return StoredState.parse(json);
+  }
+
+  private static String value(StoredState s, String name) {
+    int[] span = s.spans.get(name);
+    return new String(s.bytes, span[0], span[1] - span[0], StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void everyKindOfValueIsFoundExactly() {
+    String state = "{\"n\":-12.5e3,\"s\":\"a \\\"q\\\" \u00e9\",\"z\":true,\"o\":{\"x\":[1,{\"y\":null}]},"
+        + "\"a\":[ \"p\" , 2 ],\"i\":7," + String.format(META,
+        "\"n\":\"d\",\"s\":\"s\",\"z\":\"z\",\"o\":\"M\",\"a\":\"L\",\"i\":\"i\"") + "}";
+    StoredState s = parse(state);
+    assertEquals(List.of("n", "s", "z", "o", "a", "i"), List.copyOf(s.spans.keySet()));
+    assertEquals("-12.5e3", value(s, "n"));
+    assertEquals("\"a \\\"q\\\" \u00e9\"", value(s, "s"));
+    assertEquals("true", value(s, "z"));
+    assertEquals("{\"x\":[1,{\"y\":null}]}", value(s, "o"));
+    assertEquals("[ \"p\" , 2 ]", value(s, "a"));
+    assertEquals("7", value(s, "i"));
+    assertEquals(1700000000000L, s.created);
+    assertEquals(1800, s.maxInactive);
+    assertEquals("M", s.types.get("o"));
+  }
+
+  @Test
+  void metadataWrittenIsMetadataRead() {
+    Map<String, String> tags = new LinkedHashMap<>();
+    tags.put("we\"ird\u2028name", "Cart");
+    tags.put("b", "s");
+    String state = "{\"we\\\"ird\u2028name\":{},\"b\":\"x\",\"$sessionless\":"
+        + StoredState.metaJson(5L, -1, tags) + "}";
+    StoredState s = parse(state);
+    assertEquals(tags, s.types);
+    assertEquals(5L, s.created);
+    assertEquals(-1, s.maxInactive);
+  }
+
+  @Test
+  void unknownMetadataMembersAreSkipped() {
+    StoredState s = parse("{\"$sessionless\":{\"v\":[1,2],\"c\":1,\"m\":2,\"t\":{},\"later\":{\"x\":1}}}");
+    assertEquals(Map.of(), s.types);
+  }
+
+  private static void assertRefused(TokenException.Reason reason, String state) {
+    TokenException e = assertThrows(TokenException.class, () -> parse(state), state);
+    assertEquals(reason, e.reason(), state);
+  }
+
+  @Test
+  void stateWithoutMetadataIsAMissingClaim() {
+    assertRefused(TokenException.Reason.MISSING_CLAIM, "{\"a\":1}");
+  }
+
+  @Test
+  void malformedStatesAreRefusedAsMalformed() {
+    String ok = String.format(META, "\"a\":\"i\"");
+    for (String bad : List.of(
+        "[1]",
+        "{\"a\":1,\"a\":2," + ok + "}",                                  // duplicated attribute
+        "{\"a\":{\"x\":1,\"x\":2}," + ok + "}",                          // duplicated member inside a value
+        "{\"a\":\"\\ud800\"," + ok + "}",                                // unpaired surrogate
+        "{\"a\":1," + ok + "} {}",                                       // trailing data
+        "{\"a\":1,\"b\":2," + ok + "}",                                  // an attribute with no recorded type
+        "{" + ok + "}",                                                  // a recorded type with no attribute
+        "{\"a\":1,\"$sessionless\":{\"c\":1.5,\"m\":1,\"t\":{\"a\":\"i\"}}}",        // fractional time
+        "{\"a\":1,\"$sessionless\":{\"c\":1,\"m\":99999999999,\"t\":{\"a\":\"i\"}}}", // out of range
+        "{\"a\":1,\"$sessionless\":{\"c\":1,\"m\":1,\"t\":{\"a\":7}}}",               // tag not a string
+        "{\"a\":1,\"$sessionless\":{\"c\":1,\"t\":{\"a\":\"i\"}}}",                   // incomplete
+        "{\"a\":1,\"$sessionless\":[]}",
+        "{\"\":1,\"$sessionless\":{\"c\":1,\"m\":1,\"t\":{\"\":\"i\"}}}")) {            // empty name
+      assertRefused(TokenException.Reason.MALFORMED, bad);
+    }
+  }
+}

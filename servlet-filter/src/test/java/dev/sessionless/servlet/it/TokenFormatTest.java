@@ -1,0 +1,138 @@
+package dev.sessionless.servlet.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.Claims;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.testing.FakeClock;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The token format over real HTTP: tokens record each attribute's type as a short tag, and a
+ * token written before tags (full class names, as the filter wrote them up to 0.1) still reads,
+ * so a rolling deploy loses no session.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TokenFormatTest {
+  static final String ISSUER = "https://test.example";
+  static final String AUDIENCE = "format";
+  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+  final FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
+  final TokenCodec codec = TokenCodec.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
+      .timeToLive(Duration.ofMinutes(30)).clock(clock).build();
+  Container container;
+
+  @BeforeAll
+  void startContainer() {
+    container = Container.underTest((classes, ctx) -> {
+      ctx.addFilter("sessionless", SessionlessFilter.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
+          .clock(clock).cookieName("SL").attributeTypes(Cart.class).build())
+          .addMappingForUrlPatterns(null, false, "/s/*");
+      ctx.addServlet("app", new AppServlet()).addMapping("/s/*");
+    });
+  }
+
+  @AfterAll
+  void stopContainer() {
+    if (container != null) {
+      container.stop();
+    }
+  }
+
+  /** A token exactly as the filter wrote it before type tags: full class names. */
+  private String fullClassNameToken() {
+    Map<String, String> types = new LinkedHashMap<>();
+    types.put("a", "java.lang.String");
+    types.put("n", "java.lang.Long");
+    types.put("price", "java.math.BigDecimal");
+    types.put("list", "java.util.List");
+    types.put("map", "java.util.Map");
+    types.put("cart", Cart.class.getName());
+    Map<String, Object> meta = new LinkedHashMap<>();
+    meta.put("c", clock.millis());
+    meta.put("m", 1800);
+    meta.put("t", types);
+    return codec.encode(Claims.builder()
+        .put("a", "kept").put("n", 42L).put("price", new BigDecimal("9.90"))
+        .put("list", List.of("x", "y")).put("map", Map.of("k", "v"))
+        .put("cart", Map.of("items", List.of("mug")))
+        .put("$sessionless", meta).build());
+  }
+
+  @Test
+  void tokenWrittenWithFullClassNamesStillReadsEveryAttribute() {
+    TestClient c = new TestClient(container);
+    c.cookies.put("SL", fullClassNameToken());
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals(200, r.status, r.body);
+    assertEquals("null", r.get("rejection"), r.body);
+    assertEquals("[a, cart, list, map, n, price]", r.get("names"), r.body);
+    assertEquals("kept:String", r.get("attr.a"));
+    assertEquals("42:Long", r.get("attr.n"));
+    assertEquals("9.90:BigDecimal", r.get("attr.price"));
+    assertEquals("[x, y]", r.get("attr.list").replaceAll(":.*", ""));
+    assertEquals("{k=v}", r.get("attr.map").replaceAll(":.*", ""));
+    assertEquals("[mug]:Cart", r.get("attr.cart"));
+    assertTrue(r.setCookies.isEmpty(), "a read changes nothing: " + r.setCookies);
+  }
+
+  @Test
+  void tokenWrittenWithFullClassNamesIsCarriedOnInShortTagsWithNothingLost() {
+    TestClient c = new TestClient(container);
+    c.cookies.put("SL", fullClassNameToken());
+    TestClient.Reply w = c.get("/s/set?name=b&value=new");
+    assertEquals(200, w.status, w.body);
+    assertEquals(1, w.setCookie("SL").size(), w.setCookies.toString());
+    SessionToken next = codec.decode(c.cookies.get("SL"));
+    String meta = next.stateJson();
+    assertFalse(meta.contains("java.") || meta.contains(Cart.class.getName()),
+        "no class name travels on: " + meta);
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("[a, b, cart, list, map, n, price]", r.get("names"), r.body);
+    assertEquals("kept:String", r.get("attr.a"));
+    assertEquals("new:String", r.get("attr.b"));
+    assertEquals("42:Long", r.get("attr.n"));
+    assertEquals("9.90:BigDecimal", r.get("attr.price"));
+    assertEquals("[mug]:Cart", r.get("attr.cart"));
+  }
+
+  @Test
+  void tokenRecordsShortTypeTagsNotClassNames() {
+    TestClient c = new TestClient(container);
+    c.get("/s/set?name=a&value=v");
+    c.get("/s/setint?name=i&value=7");
+    c.get("/s/setcart?value=mug");
+    SessionToken t = codec.decode(c.cookies.get("SL"));
+    Map<?, ?> meta = t.get("$sessionless", Map.class).orElseThrow();
+    assertEquals(Map.of("a", "s", "i", "i", "cart", "Cart"), meta.get("t"), meta.toString());
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("v:String", r.get("attr.a"));
+    assertEquals("7:Integer", r.get("attr.i"));
+    assertEquals("[mug]:Cart", r.get("attr.cart"));
+  }
+
+  @Test
+  void cartChangedInPlaceAfterGetAttributeIsStillWritten() {
+    TestClient c = new TestClient(container);
+    c.get("/s/setcart?value=mug");
+    TestClient.Reply add = c.get("/s/addtocart?value=cup");
+    assertEquals(1, add.setCookie("SL").size(), "the change in place is found: " + add.setCookies);
+    assertEquals("[mug, cup]:Cart", c.get("/s/read").get("attr.cart"));
+  }
+}
