@@ -284,6 +284,10 @@ public final class Injector implements AutoCloseable {
     List<String> notes = new ArrayList<>();
     if (budget.get() < 0) {
       notes.add("the step hit its request bound of " + maxRequests + " before its time was up");
+      if (completed.sum() == 0) {
+        notes.add("the bound was used up during the warm-up, so nothing was measured: raise"
+            + " maxRequests or shorten the warm-up");
+      }
     }
     boolean saturated = cpuNote(cpu, notes);
     return result(label, Double.NaN, phase.users(), seconds, completed.sum(), errors.sum(), 0, 0,

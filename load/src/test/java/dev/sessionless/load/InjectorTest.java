@@ -77,14 +77,29 @@ class InjectorTest {
 
   @Test
   void aClosedStepCountsEveryUsersRepliesAndStopsByItself() throws Exception {
+    // No warm-up: on a fast machine 500 requests can all finish inside any warm-up window.
     try (StallingServer server = new StallingServer(Integer.MAX_VALUE, Duration.ZERO);
-        Injector injector = Injector.builder().warmup(Duration.ofMillis(200)).maxRequests(500).build()) {
+        Injector injector = Injector.builder().warmup(Duration.ZERO).maxRequests(500).build()) {
       PhaseResult r = injector.runClosed("closed 4", server.get("/fast"), new ClosedPhase(4, Duration.ZERO, Duration.ofSeconds(30)));
       // bounded by the request count long before the 30 s are up
       assertTrue(r.completed() <= 500 && r.completed() > 0, r.toString());
       assertEquals(4, r.users());
       assertEquals(0, r.errors(), r.toString());
       assertTrue(r.notes().stream().anyMatch(n -> n.contains("request bound")), r.toString());
+    }
+  }
+
+  /**
+   * A request bound used up inside the warm-up leaves nothing measured; the step says so and
+   * why, instead of reporting an empty step as if the system had served nothing.
+   */
+  @Test
+  void aRequestBoundUsedUpDuringTheWarmUpIsReportedAsNothingMeasured() throws Exception {
+    try (StallingServer server = new StallingServer(Integer.MAX_VALUE, Duration.ZERO);
+        Injector injector = Injector.builder().warmup(Duration.ofSeconds(20)).maxRequests(20).build()) {
+      PhaseResult r = injector.runClosed("closed 2", server.get("/fast"), new ClosedPhase(2, Duration.ZERO, Duration.ofSeconds(30)));
+      assertEquals(0, r.completed(), r.toString());
+      assertTrue(r.notes().stream().anyMatch(n -> n.contains("used up during the warm-up")), r.toString());
     }
   }
 
