@@ -98,7 +98,7 @@ class SessionlessListenerTest {
 
       @Override
       public void tokenEncoded(String kid, Algorithm algorithm, int length) {
-        throw new UnsupportedOperationException();
+        throw new UnsupportedOperationException("this listener fails on every call, on purpose");
       }
     };
     TokenCodec codec = builder(KeySet.of(key)).listener(hostile).build();
