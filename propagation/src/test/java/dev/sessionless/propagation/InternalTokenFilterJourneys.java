@@ -8,9 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationSource;
+import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -19,37 +23,47 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
-/** The receiving filter in a real Jetty, called over real HTTP on loopback. */
-class InternalTokenFilterTest {
+/**
+ * The receiving filter's journeys in a real servlet container, called over real HTTP on
+ * loopback: the edge's JWKS is served by the same kind of container, and the service's keys
+ * come from it through the keyring's HTTP source. {@link InternalTokenFilterTest} runs them in
+ * Jetty 12.0 (ee10), {@link InternalTokenFilterTomcat11Test} in Tomcat 11.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class InternalTokenFilterJourneys {
   static final String EDGE = "https://edge.example";
   static final HttpClient HTTP = HttpClient.newHttpClient();
   static final KeySet edgeKeys = KeySet.of(TokenKey.generate("edge-1", Algorithm.ES256));
   static final InternalTokenMinter edge = InternalTokenMinter.builder().keys(edgeKeys).issuer(EDGE).build();
-  static LoopbackJetty jwks;
-  static Keyring edgePublic;
-  private LoopbackJetty service;
+  private LoopbackContainer jwks;
+  Keyring edgePublic;
+  private LoopbackContainer service;
+
+  /** Starts the container under test on a free loopback port, set up by {@code setup}. */
+  abstract LoopbackContainer start(ServletContainerInitializer setup) throws Exception;
 
   @BeforeAll
-  static void start() throws Exception {
-    jwks = new LoopbackJetty(JwksServlet.builder().keys(edgeKeys).build());
-    edgePublic = Keyring.builder().jwksUrl(jwks.uri).httpAllowInsecurePlainHttp(true).build();
+  void startJwks() throws Exception {
+    JwksServlet servlet = JwksServlet.builder().keys(edgeKeys).build();
+    jwks = start((classes, ctx) -> ctx.addServlet("jwks", servlet).addMapping("/jwks.json"));
+    edgePublic = Keyring.builder().jwksUrl(jwks.root().resolve("jwks.json")).httpAllowInsecurePlainHttp(true).build();
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  void stopJwks() throws Exception {
     edgePublic.close();
     jwks.close();
   }
@@ -58,6 +72,7 @@ class InternalTokenFilterTest {
   void stopService() throws Exception {
     if (service != null) {
       service.close();
+      service = null;
     }
   }
 
@@ -77,17 +92,20 @@ class InternalTokenFilterTest {
   }
 
   URI serve(KeySource keys, Predicate<InternalToken> check, String header) throws Exception {
-    InternalTokenVerifier verifier = InternalTokenVerifier.builder().audience("orders").issuer(EDGE, keys).build();
+    return serve(InternalTokenVerifier.builder().audience("orders").issuer(EDGE, keys).build(), check, header);
+  }
+
+  URI serve(InternalTokenVerifier verifier, Predicate<InternalToken> check, String header) throws Exception {
     InternalTokenFilter.Builder b = InternalTokenFilter.builder().verifier(verifier).check(check);
     if (header != null) {
       b.header(header);
     }
     InternalTokenFilter filter = b.build();
-    service = new LoopbackJetty(context -> {
-      context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
-      context.addServlet(new ServletHolder(new Echo()), "/*");
+    service = start((classes, ctx) -> {
+      ctx.addFilter("internal-token", filter).addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+      ctx.addServlet("echo", new Echo()).addMapping("/*");
     });
-    return service.root.resolve("orders");
+    return service.root().resolve("orders");
   }
 
   URI serve() throws Exception {
@@ -95,9 +113,16 @@ class InternalTokenFilterTest {
   }
 
   static String token(String audience) {
-    EdgeSession s = EdgeSession.builder().sessionId("s-42").subject("alice").expiresAt(Instant.now().plusSeconds(600))
-        .put("tenant", "t-7").put("cart", List.of("book")).build();
-    return edge.mint(s, audience, Set.of("tenant"));
+    return token(audience, "s-42", "alice", Instant.now().minusSeconds(60));
+  }
+
+  static String token(String audience, String sid, String subject, Instant authTime) {
+    EdgeSession.Builder s = EdgeSession.builder().sessionId(sid).subject(subject)
+        .expiresAt(Instant.now().plusSeconds(600)).put("tenant", "t-7").put("cart", List.of("book"));
+    if (authTime != null) {
+      s.authTime(authTime);
+    }
+    return edge.mint(s.build(), audience, Set.of("tenant"));
   }
 
   static HttpResponse<String> get(URI uri, String... headers) throws Exception {
@@ -170,6 +195,72 @@ class InternalTokenFilterTest {
     }, null), "Authorization", "Bearer " + token("orders"));
     assertEquals(503, failingCheck.statusCode());
     assertFalse(failingCheck.body().contains("unreachable"), failingCheck.body());
+  }
+
+  URI serveWithRevocation(RevocationSource revocation) throws Exception {
+    return serve(InternalTokenVerifier.builder().audience("orders").issuer(EDGE, edgePublic).revocation(revocation)
+        .build(), t -> true, null);
+  }
+
+  @Test
+  void revokedSessionsAndSubjectsLoggedOutEverywhereGet401AndOthersPass() throws Exception {
+    RevocationStore store = RevocationStore.inMemory(Clock.systemUTC());
+    URI uri = serveWithRevocation(store);
+    Instant login = Instant.now().minusSeconds(120);
+    String alice = token("orders", "s-alice", "alice", login);
+    String aliceOther = token("orders", "s-alice-2", "alice", login);
+    String bob = token("orders", "s-bob", "bob", login);
+    String carol = token("orders", "s-carol", "carol", login);
+    for (String t : List.of(alice, aliceOther, bob, carol)) {
+      assertEquals(200, get(uri, "Authorization", "Bearer " + t).statusCode(), "before any revocation");
+    }
+    store.revokeSession("s-bob", Instant.now().plusSeconds(3600));
+    store.revokeSubject("alice", Instant.now().minusSeconds(60), Instant.now().plusSeconds(3600));
+    for (String t : List.of(alice, aliceOther, bob)) {
+      HttpResponse<String> r = get(uri, "Authorization", "Bearer " + t);
+      assertEquals(401, r.statusCode(), "the same token, verified (and cached) before, is refused now");
+      assertEquals("Bearer error=\"invalid_token\"", r.headers().firstValue("WWW-Authenticate").orElseThrow());
+    }
+    assertEquals(200, get(uri, "Authorization", "Bearer " + carol).statusCode(), "another user keeps working");
+    String aliceAgain = token("orders", "s-alice-3", "alice", Instant.now());
+    assertEquals(200, get(uri, "Authorization", "Bearer " + aliceAgain).statusCode(), "a login after the logout");
+    String noLoginTime = token("orders", "s-alice-4", "alice", null);
+    assertEquals(401, get(uri, "Authorization", "Bearer " + noLoginTime).statusCode(),
+        "without auth_time a token cannot show its login came after the logout");
+  }
+
+  @Test
+  void anUnavailableRevocationSourceGets503NeverAnAcceptOrA401() throws Exception {
+    RevocationSource stale = new RevocationSource() {
+      @Override
+      public boolean isRevoked(String sessionId) {
+        throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, "the published list is too stale");
+      }
+
+      @Override
+      public java.util.Optional<Instant> notBefore(String subject) {
+        return java.util.Optional.empty();
+      }
+    };
+    HttpResponse<String> r = get(serveWithRevocation(stale), "Authorization", "Bearer " + token("orders"));
+    assertEquals(503, r.statusCode());
+    assertFalse(r.headers().firstValue("WWW-Authenticate").isPresent(), "not the caller's fault");
+    assertFalse(r.body().contains("stale"), r.body());
+    stopService();
+    RevocationSource broken = new RevocationSource() {
+      @Override
+      public boolean isRevoked(String sessionId) {
+        return false;
+      }
+
+      @Override
+      public java.util.Optional<Instant> notBefore(String subject) {
+        throw new IllegalStateException("bug in the source");
+      }
+    };
+    HttpResponse<String> b = get(serveWithRevocation(broken), "Authorization", "Bearer " + token("orders"));
+    assertEquals(503, b.statusCode());
+    assertFalse(b.body().contains("bug"), b.body());
   }
 
   @Test
