@@ -13,13 +13,14 @@ import java.util.function.Function;
 
 /**
  * A verified browser session as the edge sees it, the source of internal tokens: its id, its
- * subject, its expiry, when the user authenticated, and its state values by name. Make one from a decoded {@link
- * SessionToken} ({@link #of(SessionToken)}), from the servlet filter's {@code HttpSession}
- * ({@link EdgeContextFilter#session}), or with {@link #builder()} when the session lives
- * elsewhere.
+ * subject, its expiry, when the user authenticated, and its state values by name. Make one from
+ * a decoded {@link SessionToken} ({@link #of(SessionToken)}), from the servlet filter's {@code
+ * HttpSession} ({@link EdgeContextFilter#session}), or with {@link #builder()} when the session
+ * lives elsewhere.
  *
  * <p><b>Security.</b> Build one only from a session this service verified: the minter signs
- * whatever it says. {@link #toString()} shows the state names, never the id, the login time or the values.
+ * whatever it says. {@link #toString()} shows the state names, never the id, the login time or
+ * the values.
  *
  * <p>Immutable and thread-safe (state values are held by reference: don't mutate them).
  */
@@ -106,15 +107,16 @@ public final class EdgeSession {
   @Override
   public String toString() {
     return "EdgeSession[subject=" + (subject == null ? "-" : "present") + ", state=" + names
-        + ", exp=" + (expiresAt == null ? "-" : expiresAt) + ", auth_time=" + (authTime == null ? "-" : "present") + "]";
+        + ", exp=" + (expiresAt == null ? "-" : expiresAt)
+        + ", auth_time=" + (authTime == null ? "-" : "present") + "]";
   }
 
   /** Builds an {@link EdgeSession}. Not thread-safe. */
   public static final class Builder {
+    private static final Instant LAST_NUMERIC_DATE = Instant.parse("9999-12-31T23:59:59Z");
     private String sessionId;
     private String subject;
     private Instant expiresAt;
-    private static final Instant LAST_NUMERIC_DATE = Instant.parse("9999-12-31T23:59:59Z");
     private Instant authTime;
     private final Map<String, Object> state = new LinkedHashMap<>();
 

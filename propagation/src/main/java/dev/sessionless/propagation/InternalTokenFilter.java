@@ -37,8 +37,9 @@ import java.util.function.Predicate;
  * traceparent} is kept if valid, else a new trace starts ({@link TraceContext}).
  *
  * <p><b>Hook</b>: {@link Builder#check(Predicate)} runs after verification, before the
- * application (for checks of its own; revocation belongs in the verifier); a {@code false} answer refuses the token like a bad one,
- * and a {@link TokenException} it throws is treated by its reason.
+ * application (for checks of its own; revocation belongs in the verifier); a {@code false}
+ * answer refuses the token like a bad one, and a {@link TokenException} it throws is treated by
+ * its reason.
  *
  * <p>Thread-safe. Synchronous requests only: a request that goes async carries the attribute,
  * but work on other threads has to {@link CallContext#open()} the context itself.

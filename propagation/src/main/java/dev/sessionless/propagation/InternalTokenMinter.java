@@ -34,7 +34,8 @@ import java.util.function.Function;
  * the source's {@code auth_time} (when the user authenticated) unchanged, the minter's identity
  * as the current actor in RFC 8693's {@code act} shape (earlier actors nested), and the bounds
  * it was minted within ({@value InternalTokens#PARENT_CLAIM}: the source's expiry, state names
- * and {@code auth_time}) so that the receiver can refuse a widened token with {@code WIDENED}. Its lifetime is the minter's (60 s unless set), cut to the source's expiry.
+ * and {@code auth_time}) so that the receiver can refuse a widened token with {@code WIDENED}.
+ * Its lifetime is the minter's (60 s unless set), cut to the source's expiry.
  *
  * <p><b>Security.</b> Only {@code ES256} and {@code EdDSA}: the callee verifies with the
  * public key from the issuer's JWKS and never holds the power to mint. Thread-safe; one codec is
@@ -91,8 +92,8 @@ public final class InternalTokenMinter {
   /**
    * A token for a call to {@code audience} made while serving {@code parent}: the same user
    * and session, the parent's {@code auth_time} (none if it has none), the named state values
-   * the parent carries (never others), a lifetime no longer than the parent's, and this service recorded as the current actor with the parent's
-   * actors nested inside.
+   * the parent carries (never others), a lifetime no longer than the parent's, and this service
+   * recorded as the current actor with the parent's actors nested inside.
    *
    * @throws TokenException {@code EXPIRED} if the parent has expired; as {@link #mint} otherwise
    */
