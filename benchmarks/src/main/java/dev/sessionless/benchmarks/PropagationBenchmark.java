@@ -9,13 +9,25 @@ import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.propagation.InternalTokens;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.security.Signature;
+import java.security.interfaces.ECPublicKey;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.bouncycastle.asn1.x9.X9ECParameters;
+import org.bouncycastle.crypto.digests.SHA256Digest;
+import org.bouncycastle.crypto.ec.CustomNamedCurves;
+import org.bouncycastle.crypto.params.ECDomainParameters;
+import org.bouncycastle.crypto.params.ECPublicKeyParameters;
+import org.bouncycastle.crypto.signers.ECDSASigner;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
 import org.jose4j.jwt.JwtClaims;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -49,6 +61,11 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code jdkVerify}: the naive path on the JDK's provider ({@code
  *       SHA256withECDSAinP1363Format} or {@code Ed25519}, one {@code Signature} per thread),
  *       Jackson for the JSON, the same checks.
+ *   <li>{@code signatureFloor}: the signature check alone, on input decoded before the run (the
+ *       signing input's bytes and the raw signature), with BouncyCastle's lightweight API as
+ *       Sessionless's engines call it (ECDSA on the P-256 custom curve with the public point
+ *       decoded once; Ed25519 with the public point decoded once). No base64, no JSON, no claim
+ *       check: {@code sessionlessVerify} minus this is the cost that is Sessionless's own.
  * </ul>
  *
  * <p>Set-up proves every reader accepts the token and reads its {@code sid}, that every reader
@@ -86,6 +103,10 @@ public class PropagationBenchmark {
   PeerTokens.Keys keys;
   String token;
   String[] copies;
+  byte[] signingInput;
+  byte[] signature;
+  ECPublicKeyParameters ecPublic;
+  Ed25519.PublicPoint edPublic;
 
   /** Keys, codecs, the peers, and the checks that they all do the same work. */
   @Setup
@@ -112,6 +133,18 @@ public class PropagationBenchmark {
     jose4j = new Jose4jTokens(keys, profile, false);
     mint();
 
+    if (algorithm == Algorithm.ES256) {
+      java.security.spec.ECPoint w = ((ECPublicKey) keys.publicKey).getW();
+      X9ECParameters curve = CustomNamedCurves.getByName("secp256r1");
+      ECDomainParameters domain = new ECDomainParameters(curve.getCurve(), curve.getG(), curve.getN(), curve.getH());
+      ecPublic = new ECPublicKeyParameters(domain.getCurve().createPoint(w.getAffineX(), w.getAffineY()), domain);
+    } else {
+      byte[] spki = keys.publicKey.getEncoded();   // X.509 SubjectPublicKeyInfo: the raw key is its last 32 bytes
+      edPublic = Ed25519.validatePublicKeyFullExport(Arrays.copyOfRange(spki, spki.length - 32, spki.length), 0);
+    }
+    if (!signatureFloor()) {
+      throw new IllegalStateException("the signature floor does not verify the token's signature");
+    }
     ThreadSignature probe = new ThreadSignature();
     probe.setup(this);
     SessionToken t = Fixtures.mustAccept("sessionless", this::sessionlessVerify);
@@ -143,6 +176,9 @@ public class PropagationBenchmark {
     for (int i = 0; i < COPIES; i++) {
       copies[i] = new String(chars);
     }
+    int lastDot = token.lastIndexOf('.');
+    signingInput = token.substring(0, lastDot).getBytes(StandardCharsets.US_ASCII);
+    signature = Base64.getUrlDecoder().decode(token.substring(lastDot + 1));
     SessionToken first = downstreamCached.decode(token);
     for (String copy : copies) {
       if (downstreamCached.decode(copy) != first) {
@@ -243,5 +279,19 @@ public class PropagationBenchmark {
   @Benchmark
   public JsonNode jdkVerify(ThreadSignature t) throws Exception {
     return Fixtures.jdkVerify(t.signature, token, keys.alg(), sigBytes(), profile);
+  }
+
+  @Benchmark
+  public boolean signatureFloor() {
+    if (ecPublic == null) {
+      return Ed25519.verify(signature, 0, edPublic, signingInput, 0, signingInput.length);
+    }
+    SHA256Digest md = new SHA256Digest();
+    md.update(signingInput, 0, signingInput.length);
+    byte[] hash = new byte[32];
+    md.doFinal(hash, 0);
+    ECDSASigner verifier = new ECDSASigner();
+    verifier.init(false, ecPublic);
+    return verifier.verifySignature(hash, new BigInteger(1, signature, 0, 32), new BigInteger(1, signature, 32, 32));
   }
 }

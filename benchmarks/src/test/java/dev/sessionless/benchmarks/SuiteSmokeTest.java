@@ -64,7 +64,7 @@ class SuiteSmokeTest {
 
     for (String alg : new String[] {"ES256", "EdDSA"}) {
       for (String m : new String[] {"sessionlessMint", "sessionlessVerify", "sessionlessVerifyCacheHit",
-          "nimbusMint", "nimbusVerify", "jose4jMint", "jose4jVerify", "jdkVerify"}) {
+          "nimbusMint", "nimbusVerify", "jose4jMint", "jose4jVerify", "jdkVerify", "signatureFloor"}) {
         String name = "dev.sessionless.benchmarks.PropagationBenchmark." + m;
         assertTrue(results.stream().anyMatch(r -> r.getParams().getBenchmark().equals(name)
                 && alg.equals(r.getParams().getParam("alg"))),

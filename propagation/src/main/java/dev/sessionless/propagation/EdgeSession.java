@@ -13,13 +13,14 @@ import java.util.function.Function;
 
 /**
  * A verified browser session as the edge sees it, the source of internal tokens: its id, its
- * subject, its expiry and its state values by name. Make one from a decoded {@link
- * SessionToken} ({@link #of(SessionToken)}), from the servlet filter's {@code HttpSession}
- * ({@link EdgeContextFilter#session}), or with {@link #builder()} when the session lives
- * elsewhere.
+ * subject, its expiry, when the user authenticated, and its state values by name. Make one from
+ * a decoded {@link SessionToken} ({@link #of(SessionToken)}), from the servlet filter's {@code
+ * HttpSession} ({@link EdgeContextFilter#session}), or with {@link #builder()} when the session
+ * lives elsewhere.
  *
  * <p><b>Security.</b> Build one only from a session this service verified: the minter signs
- * whatever it says. {@link #toString()} shows the state names, never the id or the values.
+ * whatever it says. {@link #toString()} shows the state names, never the id, the login time or
+ * the values.
  *
  * <p>Immutable and thread-safe (state values are held by reference: don't mutate them).
  */
@@ -27,32 +28,39 @@ public final class EdgeSession {
   private final String sessionId;
   private final String subject;
   private final Instant expiresAt;
+  private final Instant authTime;
   private final Set<String> names;
   private final Function<String, Object> values;
 
-  private EdgeSession(String sessionId, String subject, Instant expiresAt, Set<String> names,
+  private EdgeSession(String sessionId, String subject, Instant expiresAt, Instant authTime, Set<String> names,
       Function<String, Object> values) {
     this.sessionId = sessionId;
     this.subject = subject;
     this.expiresAt = expiresAt;
+    this.authTime = authTime == null ? null : Instant.ofEpochSecond(authTime.getEpochSecond());
     this.names = Collections.unmodifiableSet(new LinkedHashSet<>(names));
     this.values = values;
   }
 
   /** A session whose values are read only for the names a token carries. */
-  static EdgeSession lazy(String sessionId, String subject, Instant expiresAt, Set<String> names,
+  static EdgeSession lazy(String sessionId, String subject, Instant expiresAt, Instant authTime, Set<String> names,
       Function<String, Object> values) {
-    return new EdgeSession(sessionId, subject, expiresAt, names, values);
+    return new EdgeSession(sessionId, subject, expiresAt, authTime, names, values);
   }
 
   /**
    * The session of a verified token: its {@code jti} as the session id, its subject, its
-   * {@code exp}, and its state values, carried over as the JSON they arrived in.
+   * {@code exp}, its {@code auth_time}, and its state values, carried over as the JSON they
+   * arrived in.
+   *
+   * @throws dev.sessionless.core.TokenException {@code MALFORMED} if the token's {@code
+   *     auth_time} is not a whole number of seconds
    */
   public static EdgeSession of(SessionToken token) {
     Objects.requireNonNull(token, "token");
     Map<String, Object> state = token.toClaims().build().state();
-    return new EdgeSession(token.id(), token.subject().orElse(null), token.expiresAt(), state.keySet(), state::get);
+    return new EdgeSession(token.id(), token.subject().orElse(null), token.expiresAt(),
+        token.authTime().orElse(null), state.keySet(), state::get);
   }
 
   /** A builder, for sessions that are not a {@link SessionToken}; the session id is required. */
@@ -75,6 +83,16 @@ public final class EdgeSession {
     return Optional.ofNullable(expiresAt);
   }
 
+  /**
+   * When the user authenticated ({@code auth_time}, whole seconds), carried into every internal
+   * token minted from this session so that a receiving service can honour "log out everywhere"
+   * (a subject's not-before instant). Empty if unknown: such tokens are refused by a receiver
+   * whose revocation source holds a not-before for the subject.
+   */
+  public Optional<Instant> authTime() {
+    return Optional.ofNullable(authTime);
+  }
+
   /** The names of the state values, in order. */
   public Set<String> stateNames() {
     return names;
@@ -89,14 +107,17 @@ public final class EdgeSession {
   @Override
   public String toString() {
     return "EdgeSession[subject=" + (subject == null ? "-" : "present") + ", state=" + names
-        + ", exp=" + (expiresAt == null ? "-" : expiresAt) + "]";
+        + ", exp=" + (expiresAt == null ? "-" : expiresAt)
+        + ", auth_time=" + (authTime == null ? "-" : "present") + "]";
   }
 
   /** Builds an {@link EdgeSession}. Not thread-safe. */
   public static final class Builder {
+    private static final Instant LAST_NUMERIC_DATE = Instant.parse("9999-12-31T23:59:59Z");
     private String sessionId;
     private String subject;
     private Instant expiresAt;
+    private Instant authTime;
     private final Map<String, Object> state = new LinkedHashMap<>();
 
     private Builder() {}
@@ -123,6 +144,20 @@ public final class EdgeSession {
       return this;
     }
 
+    /**
+     * When the user authenticated (the session's {@code auth_time}); the fraction of a second
+     * is dropped. Without it, a receiver that knows a "log out everywhere" for the subject
+     * refuses the session's internal tokens.
+     */
+    public Builder authTime(Instant authTime) {
+      Objects.requireNonNull(authTime, "authTime");
+      if (authTime.getEpochSecond() < 0 || authTime.isAfter(LAST_NUMERIC_DATE)) {
+        throw new IllegalArgumentException("authTime must lie between 1970 and 9999, got " + authTime);
+      }
+      this.authTime = authTime;
+      return this;
+    }
+
     /** A state value, written as JSON by the minter's codec when a token carries it. */
     public Builder put(String name, Object value) {
       Objects.requireNonNull(name, "name");
@@ -144,7 +179,7 @@ public final class EdgeSession {
         throw new IllegalStateException("sessionId is required: internal tokens carry it as sid");
       }
       Map<String, Object> copy = new LinkedHashMap<>(state);
-      return new EdgeSession(sessionId, subject, expiresAt, copy.keySet(), copy::get);
+      return new EdgeSession(sessionId, subject, expiresAt, authTime, copy.keySet(), copy::get);
     }
   }
 }

@@ -23,10 +23,12 @@ public final class InternalToken {
   private final List<String> actors;
   private final Instant parentExpiresAt;
   private final Set<String> parentStateNames;
+  private final Optional<Instant> authTime;
 
   InternalToken(SessionToken token, String sessionId, List<String> actors, Instant parentExpiresAt,
-      Set<String> parentStateNames) {
+      Set<String> parentStateNames, Optional<Instant> authTime) {
     this.token = token;
+    this.authTime = authTime;
     this.sessionId = sessionId;
     this.actors = List.copyOf(actors);
     this.parentExpiresAt = parentExpiresAt;
@@ -46,6 +48,14 @@ public final class InternalToken {
   /** The user ({@code sub}), if the session has one. */
   public Optional<String> subject() {
     return token.subject();
+  }
+
+  /**
+   * When the user authenticated at the edge ({@code auth_time}), if the token carries it; the
+   * same in every token of one login.
+   */
+  public Optional<Instant> authTime() {
+    return authTime;
   }
 
   /** The browser session's id ({@code sid}), the same in every token of one session. */

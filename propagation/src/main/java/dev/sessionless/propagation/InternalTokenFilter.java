@@ -28,13 +28,18 @@ import java.util.function.Predicate;
  * <p>A missing token gets {@code 401} with {@code WWW-Authenticate: Bearer}; a refused one
  * {@code 401} with {@code WWW-Authenticate: Bearer error="invalid_token"} (RFC 6750 section 3),
  * no details in the response, the reason logged at DEBUG on the {@code System.Logger} of this
- * class. A failure on this side (a {@link TokenException} whose reason is no rejection) gets
- * {@code 503} without details and is logged at ERROR, as is a check that throws anything else. The incoming {@code traceparent} is kept
- * if valid, else a new trace starts ({@link TraceContext}).
+ * class. A failure on this side (a {@link TokenException} whose reason is no rejection, such as
+ * {@code REVOCATION_UNAVAILABLE} from a {@linkplain InternalTokenVerifier.Builder#revocation
+ * revocation source} that cannot vouch for its copy, or {@code INTERNAL}) gets {@code 503}
+ * without details and is logged at ERROR with its reason, as is a check that throws anything
+ * else. Revoked sessions and subjects ({@code SESSION_REVOKED}, {@code SUBJECT_REVOKED}) are
+ * refused like any bad token, when the verifier has a revocation source. The incoming {@code
+ * traceparent} is kept if valid, else a new trace starts ({@link TraceContext}).
  *
  * <p><b>Hook</b>: {@link Builder#check(Predicate)} runs after verification, before the
- * application (for revocation, say); a {@code false} answer refuses the token like a bad one,
- * and a {@link TokenException} it throws is treated by its reason.
+ * application (for checks of its own; revocation belongs in the verifier); a {@code false}
+ * answer refuses the token like a bad one, and a {@link TokenException} it throws is treated by
+ * its reason.
  *
  * <p>Thread-safe. Synchronous requests only: a request that goes async carries the attribute,
  * but work on other threads has to {@link CallContext#open()} the context itself.

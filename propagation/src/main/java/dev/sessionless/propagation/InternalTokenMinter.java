@@ -31,10 +31,11 @@ import java.util.function.Function;
  *
  * <p>Every token carries {@code typ} {@value InternalTokens#TOKEN_TYPE}, {@code aud} = the
  * callee, {@code sub} and {@code sid} carried over, only the named state values the source has,
- * the minter's identity as the current actor in RFC 8693's {@code act} shape (earlier actors
- * nested), and the bounds it was minted within ({@value InternalTokens#PARENT_CLAIM}: the
- * source's expiry and state names) so that the receiver can refuse a widened token with {@code
- * WIDENED}. Its lifetime is the minter's (60 s unless set), cut to the source's expiry.
+ * the source's {@code auth_time} (when the user authenticated) unchanged, the minter's identity
+ * as the current actor in RFC 8693's {@code act} shape (earlier actors nested), and the bounds
+ * it was minted within ({@value InternalTokens#PARENT_CLAIM}: the source's expiry, state names
+ * and {@code auth_time}) so that the receiver can refuse a widened token with {@code WIDENED}.
+ * Its lifetime is the minter's (60 s unless set), cut to the source's expiry.
  *
  * <p><b>Security.</b> Only {@code ES256} and {@code EdDSA}: the callee verifies with the
  * public key from the issuer's JWKS and never holds the power to mint. Thread-safe; one codec is
@@ -84,15 +85,15 @@ public final class InternalTokenMinter {
     Map<String, Object> actor = new LinkedHashMap<>();
     actor.put("sub", issuer);
     long sessionExp = session.expiresAt().map(Instant::getEpochSecond).orElse(Long.MAX_VALUE);
-    return encode(audience, session.sessionId(), session.subject().orElse(null), actor, sessionExp,
-        session.stateNames(), session::value, stateNames);
+    return encode(audience, session.sessionId(), session.subject().orElse(null), session.authTime().orElse(null),
+        actor, sessionExp, session.stateNames(), session::value, stateNames);
   }
 
   /**
    * A token for a call to {@code audience} made while serving {@code parent}: the same user
-   * and session, the named state values the parent carries (never others), a lifetime no
-   * longer than the parent's, and this service recorded as the current actor with the parent's
-   * actors nested inside.
+   * and session, the parent's {@code auth_time} (none if it has none), the named state values
+   * the parent carries (never others), a lifetime no longer than the parent's, and this service
+   * recorded as the current actor with the parent's actors nested inside.
    *
    * @throws TokenException {@code EXPIRED} if the parent has expired; as {@link #mint} otherwise
    */
@@ -102,11 +103,11 @@ public final class InternalTokenMinter {
     actor.put("sub", issuer);
     actor.put("act", parent.token().claim(InternalTokens.ACTOR_CLAIM, Map.class).orElseThrow());
     Map<String, Object> values = parent.token().toClaims().build().state();
-    return encode(audience, parent.sessionId(), parent.subject().orElse(null), actor,
-        parent.expiresAt().getEpochSecond(), parent.stateNames(), values::get, stateNames);
+    return encode(audience, parent.sessionId(), parent.subject().orElse(null), parent.authTime().orElse(null),
+        actor, parent.expiresAt().getEpochSecond(), parent.stateNames(), values::get, stateNames);
   }
 
-  private String encode(String audience, String sid, String subject, Map<String, Object> actor,
+  private String encode(String audience, String sid, String subject, Instant authTime, Map<String, Object> actor,
       long parentExp, Set<String> parentNames, Function<String, Object> values, Collection<String> wanted) {
     Objects.requireNonNull(wanted, "stateNames");
     TokenCodec codec = codec(audience);
@@ -122,11 +123,17 @@ public final class InternalTokenMinter {
     if (subject != null) {
       c.subject(subject);
     }
+    if (authTime != null) {
+      c.authTime(authTime);
+    }
     c.claim(InternalTokens.SESSION_ID_CLAIM, sid);
     c.claim(InternalTokens.ACTOR_CLAIM, actor);
     Map<String, Object> bounds = new LinkedHashMap<>();
     bounds.put("exp", parentExp == Long.MAX_VALUE ? now + ttl : parentExp);
     bounds.put("st", List.copyOf(parentNames));
+    if (authTime != null) {
+      bounds.put(InternalTokens.AUTH_TIME_CLAIM, authTime.getEpochSecond());
+    }
     c.claim(InternalTokens.PARENT_CLAIM, bounds);
     for (String name : wanted) {
       Object v = values.apply(name);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
@@ -20,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -42,7 +44,10 @@ import java.util.Set;
  * {@code MISSING_CLAIM} without): an expiry after the parent's, or a state value the parent did
  * not carry, is refused with {@code WIDENED}. A token from an issuer not configured is refused
  * with {@code WRONG_ISSUER}; with several issuers the unverified {@code iss} only picks which
- * issuer's codec verifies the token, which then checks it exactly.
+ * issuer's codec verifies the token, which then checks it exactly. A token's {@code auth_time}
+ * may not be later than its parent's ({@code WIDENED}). With a {@linkplain
+ * Builder#revocation revocation source}, revoked sessions and subjects logged out everywhere are
+ * refused ({@code SESSION_REVOKED}, {@code SUBJECT_REVOKED}).
  *
  * <p>Thread-safe; the codecs keep their verification caches.
  */
@@ -60,10 +65,14 @@ public final class InternalTokenVerifier {
     this.audience = b.audience;
     Map<String, TokenCodec> m = new LinkedHashMap<>();
     for (Map.Entry<String, KeySource> e : b.issuers.entrySet()) {
-      m.put(e.getKey(), TokenCodec.builder().keys(e.getValue()).algorithm(Algorithm.ES256)
+      TokenCodec.Builder codec = TokenCodec.builder().keys(e.getValue()).algorithm(Algorithm.ES256)
           .acceptAlgorithms(Algorithm.ES256, Algorithm.EDDSA).issuer(e.getKey()).audience(b.audience)
           .timeToLive(InternalTokenMinter.DEFAULT_TIME_TO_LIVE).clock(b.clock).clockSkew(b.clockSkew)
-          .maxTokenLength(MAX_TOKEN_LENGTH).tokenType(InternalTokens.TOKEN_TYPE).build());
+          .maxTokenLength(MAX_TOKEN_LENGTH).tokenType(InternalTokens.TOKEN_TYPE);
+      if (b.revocation != null) {
+        codec.revocation(b.revocation);
+      }
+      m.put(e.getKey(), codec.build());
     }
     this.byIssuer = Map.copyOf(m);
     this.only = m.size() == 1 ? m.values().iterator().next() : null;
@@ -84,8 +93,9 @@ public final class InternalTokenVerifier {
    *
    * @return the verified token
    * @throws TokenException for every rejection, with its reason ({@code WIDENED} for a token
-   *     that exceeds the bounds it was minted in); a reason that is no rejection ({@code
-   *     INTERNAL}) means a failure on this side
+   *     that exceeds the bounds it was minted in, {@code SESSION_REVOKED} and {@code
+   *     SUBJECT_REVOKED} with a revocation source); a reason that is no rejection ({@code
+   *     INTERNAL}, {@code REVOCATION_UNAVAILABLE}) means a failure on this side
    */
   public InternalToken verify(String token) {
     if (token == null) {
@@ -162,7 +172,19 @@ public final class InternalTokenVerifier {
             + "', which the token it was minted from did not: a re-mint may only drop state values");
       }
     }
-    return new InternalToken(t, sid, actors, Instant.ofEpochSecond(parentExp), parentNames);
+    Optional<Instant> authTime = t.authTime();
+    if (authTime.isPresent()) {
+      // A later login time would escape a "log out everywhere" the parent falls under.
+      Object parentAuth = parent.get(InternalTokens.AUTH_TIME_CLAIM);
+      if (parentAuth != null && !(parentAuth instanceof Number)) {
+        throw new TokenException(Reason.MALFORMED, InternalTokens.PARENT_CLAIM + ".auth_time must be a number");
+      }
+      if (parentAuth == null || authTime.get().getEpochSecond() > ((Number) parentAuth).longValue()) {
+        throw new TokenException(Reason.WIDENED, "the token's auth_time is later than that of the token it was "
+            + "minted from (or that one had none): a re-mint keeps the login time, never moves it later");
+      }
+    }
+    return new InternalToken(t, sid, actors, Instant.ofEpochSecond(parentExp), parentNames, authTime);
   }
 
   /** The actor chain, current first, from the nested {@code act} claim. */
@@ -194,8 +216,44 @@ public final class InternalTokenVerifier {
     private final Map<String, KeySource> issuers = new LinkedHashMap<>();
     private Clock clock = Clock.systemUTC();
     private Duration clockSkew = Duration.ofSeconds(30);
+    private RevocationSource revocation;
 
     private Builder() {}
+
+    /**
+     * Checks every verified token against a revocation source, the same one (or a replica of
+     * the one) the edge's session filter writes to, such as the Redis module's {@code
+     * RedisRevocations} or the keyring's {@code PublishedRevocations}. Asked from its in-memory
+     * copy on every verification, a cache hit included:
+     *
+     * <ul>
+     *   <li>a token whose {@code sid} (the browser session) is revoked is refused with {@code
+     *       SESSION_REVOKED};
+     *   <li>a token whose subject has a not-before instant ("log out everywhere") later than the
+     *       token's {@code auth_time} is refused with {@code SUBJECT_REVOKED};
+     *   <li>so is a token of such a subject that carries <em>no</em> {@code auth_time}: it
+     *       cannot show that its login came after the logout, and accepting it would let any
+     *       session minted without a login time (or a token stripped of it by a buggy re-mint)
+     *       outlive "log out everywhere". Edges carry the session's {@code auth_time} ({@link
+     *       EdgeSession#authTime()}) for this reason;
+     *   <li>a source that cannot vouch for its copy throws {@code REVOCATION_UNAVAILABLE}, and
+     *       one that fails in another way counts as {@code INTERNAL}: neither is a rejection,
+     *       and {@link InternalTokenFilter} answers both with {@code 503}, never accepting the
+     *       token and never blaming the caller.
+     * </ul>
+     *
+     * <p>A revocation reaches this service within the source's lag (the Redis store's publish
+     * latency, at most its poll interval; a published list's poll interval). Not set: no
+     * revocation check, and internal tokens stay valid for their short lifetime.
+     */
+    public Builder revocation(RevocationSource source) {
+      Objects.requireNonNull(source, "source");
+      if (revocation != null) {
+        throw new IllegalStateException("revocation was already set");
+      }
+      this.revocation = source;
+      return this;
+    }
 
     /** This service's own audience: tokens for any other are refused. Required. */
     public Builder audience(String audience) {

@@ -19,9 +19,17 @@ public final class InternalTokens {
   /** The actor chain, RFC 8693 section 4.1: {@code {"sub": current, "act": {"sub": earlier}}}. */
   public static final String ACTOR_CLAIM = "act";
   /**
+   * When the user authenticated (OpenID Connect's {@code auth_time}, seconds), carried
+   * unchanged from the edge's session into every internal token; a receiver's revocation source
+   * compares it with the subject's "log out everywhere" instant.
+   */
+  public static final String AUTH_TIME_CLAIM = "auth_time";
+  /**
    * The bounds a token was minted within: {@code {"exp": the parent's expiry, "st": [the
-   * parent's state names]}}, where the parent is the token (or, at the edge, the session) it
-   * was minted from. A receiver refuses a token whose expiry or state exceeds them.
+   * parent's state names], "auth_time": the parent's auth_time (when it has one)}}, where the
+   * parent is the token (or, at the edge, the session) it was minted from. A receiver refuses a
+   * token whose expiry or state exceeds them, or whose {@code auth_time} is later than the
+   * parent's (or present when the parent had none).
    */
   public static final String PARENT_CLAIM = "sl_parent";
 

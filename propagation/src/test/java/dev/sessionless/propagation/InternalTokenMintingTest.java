@@ -195,6 +195,58 @@ class InternalTokenMintingTest {
   }
 
   @Test
+  void mintCarriesTheSessionsAuthTimeAndRemintKeepsIt() {
+    Instant login = T0.minusSeconds(300);
+    EdgeSession session = EdgeSession.builder().sessionId("s-1").subject("alice").expiresAt(T0.plusSeconds(1800))
+        .authTime(login.plusMillis(700)).put("tenant", "t-1").build();
+    InternalToken atOrders = ordersVerifier().verify(edge(Algorithm.ES256).mint(session, "orders", Set.of("tenant")));
+    assertEquals(login, atOrders.authTime().orElseThrow(), "whole seconds, as auth_time is");
+    InternalToken atBilling = billingVerifier().verify(orders().remint(atOrders, "billing", Set.of("tenant")));
+    assertEquals(login, atBilling.authTime().orElseThrow(), "a re-mint keeps the login time");
+    InternalToken none = ordersVerifier().verify(edge(Algorithm.ES256).mint(session(T0.plusSeconds(1800)), "orders",
+        Set.of()));
+    assertTrue(none.authTime().isEmpty(), "a session without a login time mints tokens without one");
+    assertTrue(billingVerifier().verify(orders().remint(none, "billing", Set.of())).authTime().isEmpty());
+
+    TokenCodec browser = TokenCodec.builder().keys(KeySet.of(TokenKey.generate("b", Algorithm.HS256)))
+        .issuer(EDGE).audience("shop").timeToLive(Duration.ofMinutes(30)).clock(clock).build();
+    EdgeSession fromToken = EdgeSession.of(browser.decode(browser.encode(Claims.builder().subject("bob")
+        .authTime(login).build())));
+    assertEquals(login, ordersVerifier().verify(edge(Algorithm.EDDSA).mint(fromToken, "orders", Set.of()))
+        .authTime().orElseThrow(), "EdgeSession.of carries the session token's auth_time");
+  }
+
+  static Claims.Builder remintedWithin(long parentExp, Long parentAuthTime) {
+    Map<String, Object> bounds = new java.util.LinkedHashMap<>();
+    bounds.put("exp", parentExp);
+    bounds.put("st", List.of());
+    if (parentAuthTime != null) {
+      bounds.put("auth_time", parentAuthTime);
+    }
+    return Claims.builder().subject("alice").claim("sid", "s-1")
+        .claim("act", Map.of("sub", ORDERS, "act", Map.of("sub", EDGE))).claim("sl_parent", bounds)
+        .timeToLive(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void remintWithALaterAuthTimeThanItsParentIsRefusedAsWidened() {
+    long parentExp = T0.plusSeconds(60).getEpochSecond();
+    Instant login = T0.minusSeconds(300);
+    long parentAuth = login.getEpochSecond();
+    assertEquals(Reason.WIDENED, refused(billingVerifier(),
+        byHand(remintedWithin(parentExp, parentAuth).authTime(login.plusSeconds(1)).build())),
+        "a later login time would escape a log-out-everywhere");
+    assertEquals(Reason.WIDENED, refused(billingVerifier(),
+        byHand(remintedWithin(parentExp, null).authTime(login).build())), "a login time the parent did not have");
+    assertEquals(login, billingVerifier().verify(byHand(remintedWithin(parentExp, parentAuth).authTime(login).build()))
+        .authTime().orElseThrow(), "the parent's own login time passes");
+    assertEquals(login.minusSeconds(5), billingVerifier().verify(byHand(remintedWithin(parentExp, parentAuth)
+        .authTime(login.minusSeconds(5)).build())).authTime().orElseThrow(), "an earlier one is narrower");
+    assertTrue(billingVerifier().verify(byHand(remintedWithin(parentExp, parentAuth).build())).authTime().isEmpty(),
+        "dropping it is narrower too: a revocation source then refuses it once the subject logs out everywhere");
+  }
+
+  @Test
   void tokenWithoutItsBoundsOrSessionIdOrActorIsRefused() {
     assertEquals(Reason.MISSING_CLAIM, refused(billingVerifier(), byHand(Claims.builder().subject("alice")
         .claim("sid", "s-1").claim("act", Map.of("sub", ORDERS)).build())));

@@ -9,7 +9,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /** A real Jetty 12 (ee10) on a free loopback port. */
-final class LoopbackJetty implements AutoCloseable {
+final class LoopbackJetty implements LoopbackContainer {
   private final Server server = new Server();
   /** The JWKS URL for the one-servlet form, else the root. */
   final URI uri;
@@ -36,6 +36,11 @@ final class LoopbackJetty implements AutoCloseable {
     server.start();
     root = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/");
     uri = root.resolve(path.substring(1));
+  }
+
+  @Override
+  public URI root() {
+    return root;
   }
 
   @Override

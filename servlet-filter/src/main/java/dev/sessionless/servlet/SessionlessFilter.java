@@ -21,8 +21,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -76,6 +78,16 @@ public final class SessionlessFilter implements Filter {
    * token or it was fine. New reasons may be added.
    */
   public static final String REJECTION_ATTRIBUTE = "dev.sessionless.servlet.rejection";
+
+  /**
+   * The request attribute holding, as a {@link java.time.Instant}, when the request's session
+   * was authenticated ({@code auth_time}, see {@link #authTime}), once the session has been
+   * looked at; absent while the session has none. It follows {@link #loggedIn}, {@code
+   * changeSessionId()} and {@code invalidate()} within the request. For readers that must not
+   * depend on this module, such as the propagation module's {@code EdgeContextFilter}, which
+   * carries it into internal tokens.
+   */
+  public static final String AUTH_TIME_ATTRIBUTE = RequestSession.AUTH_TIME_ATTRIBUTE;
 
   private volatile Settings settings;
   /**
@@ -190,6 +202,19 @@ public final class SessionlessFilter implements Filter {
       throw new IllegalArgumentException("subject must not be empty");
     }
     return requestSession(request, "loggedIn").loggedIn(subject, null);
+  }
+
+  /**
+   * When the request's session was authenticated ({@code auth_time}, whole seconds), as its
+   * next token will say: now if this request called {@link #loggedIn} or {@code
+   * changeSessionId()}, otherwise the incoming token's. Empty when the request has no session,
+   * the session never logged in, or it was invalidated in this request. Decodes the session if
+   * that has not happened yet.
+   *
+   * @throws IllegalStateException if the request did not pass through a {@code SessionlessFilter}
+   */
+  public static Optional<Instant> authTime(HttpServletRequest request) {
+    return requestSession(request, "authTime").authTime();
   }
 
   /**

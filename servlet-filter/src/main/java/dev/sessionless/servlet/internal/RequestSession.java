@@ -30,6 +30,11 @@ public final class RequestSession {
   public static final String META = "$sessionless";
   /** The request attribute holding this object. */
   public static final String ATTRIBUTE = RequestSession.class.getName();
+  /**
+   * The request attribute holding the session's {@code auth_time} as an {@link Instant} while it
+   * has one (see {@code SessionlessFilter.AUTH_TIME_ATTRIBUTE}).
+   */
+  public static final String AUTH_TIME_ATTRIBUTE = "dev.sessionless.servlet.authTime";
   /** What {@code getRequestedSessionId()} answers for a token that was rejected. */
   static final String REJECTED_ID = "rejected";
 
@@ -140,6 +145,7 @@ public final class RequestSession {
     }
     token = t;
     session = s;
+    publishAuthTime();
     long iat = t.issuedAt().getEpochSecond();
     long life = t.expiresAt().getEpochSecond() - iat;
     renewalPending = (now / 1000 - iat) >= settings.renewalFraction * life;
@@ -174,6 +180,47 @@ public final class RequestSession {
     session = null;
     clearPending = true;
     request.setAttribute(rejectionAttribute, reason);
+    publishAuthTime();
+  }
+
+  /**
+   * When the current session was authenticated ({@code auth_time}) as its next token will say:
+   * now if this request logged in (or changed the session id), else the incoming token's, else
+   * none (a session that never logged in, or one invalidated in this request).
+   */
+  public synchronized Optional<Instant> authTime() {
+    load();
+    return currentAuthTime();
+  }
+
+  private Optional<Instant> currentAuthTime() {
+    if (session == null || !session.valid) {
+      return Optional.empty();
+    }
+    if (authTimeMillis >= 0) {
+      return Optional.of(Instant.ofEpochSecond(Math.floorDiv(authTimeMillis, 1000L)));
+    }
+    if (token != null && !tokenEnded) {
+      try {
+        return token.authTime();
+      } catch (TokenException e) {
+        return Optional.empty(); // not a plain NumericDate: the token's claim counts as absent
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Keeps the request attribute {@link #AUTH_TIME_ATTRIBUTE} equal to {@link #authTime()}, for
+   * readers that must not depend on this module (the propagation module's edge filter).
+   */
+  private void publishAuthTime() {
+    Optional<Instant> t = currentAuthTime();
+    if (t.isPresent()) {
+      request.setAttribute(AUTH_TIME_ATTRIBUTE, t.get());
+    } else {
+      request.removeAttribute(AUTH_TIME_ATTRIBUTE);
+    }
   }
 
   synchronized TokenException.Reason rejection() {
@@ -214,6 +261,7 @@ public final class RequestSession {
     idChanged = true;
     // Changing the id is how servlet code marks a login: the session is authenticated now.
     authTimeMillis = settings.clock.millis();
+    publishAuthTime();
     return session.id;
   }
 
@@ -272,6 +320,7 @@ public final class RequestSession {
       tokenEnded = true;
       loginSubject = null;
       authTimeMillis = -1;
+      publishAuthTime();
     }
   }
 

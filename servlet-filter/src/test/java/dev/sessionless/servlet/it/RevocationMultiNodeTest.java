@@ -133,4 +133,23 @@ class RevocationMultiNodeTest {
     assertFalse(store.isRevoked(id), "kept no longer than the last token's exp plus the margin");
     assertEquals("EXPIRED", on(1, alice).get("/app/me").get("rejection"), "the token itself has expired by then");
   }
+
+  @Test
+  void sessionTellsItsLoginTimeThroughAccessorAndAttributeUntilInvalidated() {
+    String loginSecond = Instant.ofEpochSecond(clock.instant().getEpochSecond()).toString();
+    Map<String, String> alice = login("grace");
+    TestClient c = on(1, alice);
+    TestClient.Reply me = c.get("/app/me");
+    assertEquals(loginSecond, me.get("authTime"), "the login's second, read from the token on another node");
+    assertEquals(loginSecond, me.get("authTimeAttribute"));
+    clock.advance(Duration.ofMinutes(20)); // renewal: auth_time never moves
+    me = c.get("/app/me");
+    assertFalse(c.cookies.equals(alice), "the token was renewed");
+    assertEquals(loginSecond, me.get("authTime"));
+    assertEquals(loginSecond, on(2, c.cookies).get("/app/me").get("authTimeAttribute"));
+    TestClient.Reply out = on(0, c.cookies).get("/app/logout");
+    assertEquals("none", out.get("authTime"), "an invalidated session has no login time");
+    assertEquals("null", out.get("authTimeAttribute"));
+    assertEquals("none", on(0, Map.of()).get("/app/me").get("authTime"), "no session, no login time");
+  }
 }

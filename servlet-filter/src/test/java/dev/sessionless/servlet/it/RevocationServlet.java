@@ -52,5 +52,8 @@ final class RevocationServlet extends HttpServlet {
     w.println("user=" + (s == null ? "none" : s.getAttribute("user")));
     w.println("session=" + (s == null ? "none" : s.getId()));
     w.println("rejection=" + req.getAttribute(SessionlessFilter.REJECTION_ATTRIBUTE));
+    // After getSession: the attribute is there once the session has been looked at.
+    w.println("authTimeAttribute=" + req.getAttribute(SessionlessFilter.AUTH_TIME_ATTRIBUTE));
+    w.println("authTime=" + SessionlessFilter.authTime(req).map(String::valueOf).orElse("none"));
   }
 }
