@@ -1,6 +1,7 @@
 package dev.sessionless.core;
 
 import dev.sessionless.core.internal.RawJson;
+import dev.sessionless.core.internal.StateAccess;
 import dev.sessionless.core.internal.StateIndex;
 import dev.sessionless.core.internal.StateReaders;
 import dev.sessionless.core.internal.StateValues;
@@ -53,6 +54,22 @@ public final class SessionToken {
   private static final Object[] NO_MEMO = new Object[0];
   /** The most (name, type) reads remembered per token. */
   static final int MAX_MEMO = 16;
+  private static final byte[] EMPTY_STATE = {'{', '}'};
+
+  static {
+    // The servlet filter reads the state through core's own bytes and index (internal, qualified export).
+    StateAccess.register(new StateAccess.Reader() {
+      @Override
+      public byte[] bytes(SessionToken token) {
+        return token.state == null ? EMPTY_STATE : token.state;
+      }
+
+      @Override
+      public Map<String, int[]> spans(SessionToken token) {
+        return token.index().spans();
+      }
+    });
+  }
 
   SessionToken(
       TokenKey key,

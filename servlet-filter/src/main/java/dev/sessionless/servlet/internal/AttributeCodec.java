@@ -215,6 +215,58 @@ public final class AttributeCodec {
     }
   }
 
+  /**
+   * Whether {@code value} still writes exactly the JSON at {@code json[off, off + len)}: one
+   * serialisation compared byte by byte as it is written, without building the bytes.
+   */
+  boolean writesSame(Object value, byte[] json, int off, int len) {
+    SameBytes out = new SameBytes(json, off, len);
+    try {
+      mapper.writeValue(out, value);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("a session attribute of type " + value.getClass().getName()
+          + " can no longer be written as JSON", e);
+    }
+    return out.same();
+  }
+
+  /** An output stream that only tells whether what is written equals a given byte range. */
+  private static final class SameBytes extends java.io.OutputStream {
+    private final byte[] expected;
+    private final int end;
+    private int pos;
+    private boolean differs;
+
+    SameBytes(byte[] expected, int off, int len) {
+      this.expected = expected;
+      this.pos = off;
+      this.end = off + len;
+    }
+
+    @Override
+    public void write(int b) {
+      if (!differs && (pos >= end || expected[pos++] != (byte) b)) {
+        differs = true;
+      }
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      if (differs) {
+        return;
+      }
+      if (len > end - pos || !Arrays.equals(b, off, off + len, expected, pos, pos + len)) {
+        differs = true;
+        return;
+      }
+      pos += len;
+    }
+
+    boolean same() {
+      return !differs && pos == end;
+    }
+  }
+
   /** The JSON of a value already accepted; {@code null} if it can no longer be written. */
   byte[] json(Object value) {
     try {

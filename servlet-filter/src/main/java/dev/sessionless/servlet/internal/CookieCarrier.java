@@ -32,6 +32,13 @@ public final class CookieCarrier implements Carrier {
   private final Boolean secure;
   /** {@link #chunkCapacity()}, computed once: every request asks for it. */
   private final int capacity;
+  /** {@code "; Max-Age=N"}, or empty for a browser-session cookie: computed once. */
+  private final String age;
+  /** The attribute strings last formatted, by cookie path: the same for nearly every request. */
+  private volatile Attributes lastAttributes;
+
+  /** The attributes of our cookies for one path, without and with {@code Secure}. */
+  private record Attributes(String path, String plain, String secure) {}
 
   /**
    * A cookie carrier.
@@ -57,6 +64,7 @@ public final class CookieCarrier implements Carrier {
     int attrs = attributes("/", true).length() + 16 + (path == null ? 256 : path.length())
         + (domain == null ? 0 : domain.length());
     this.capacity = COOKIE_LIMIT - (name.length() + 4) - attrs;
+    this.age = maxAgeSeconds < 0 ? "" : "; Max-Age=" + maxAgeSeconds;
   }
 
   /** Whether cookies written for {@code request} carry {@code Secure}. */
@@ -66,7 +74,23 @@ public final class CookieCarrier implements Carrier {
     }
     // Behind a TLS-terminating proxy the request looks like plain http: only a request to this
     // machine itself is plainly local development.
-    return request.isSecure() || !isLoopback(request.getServerName());
+    return request.isSecure() || !loopback(request.getServerName());
+  }
+
+  /** The host last asked about and whether it is loopback: nearly every request names the same. */
+  private volatile HostCheck lastHost;
+
+  private record HostCheck(String host, boolean loopback) {}
+
+  private boolean loopback(String host) {
+    HostCheck h = lastHost;
+    if (h == null || !h.host().equals(host)) {
+      h = new HostCheck(host, isLoopback(host));
+      if (host != null) {
+        lastHost = h;
+      }
+    }
+    return h.loopback();
   }
 
   /**
@@ -189,7 +213,13 @@ public final class CookieCarrier implements Carrier {
   }
 
   private String attributes(HttpServletRequest request, boolean secure) {
-    return attributes(cookiePath(request), secure);
+    String p = cookiePath(request);
+    Attributes a = lastAttributes;
+    if (a == null || !a.path().equals(p)) {
+      a = new Attributes(p, attributes(p, false), attributes(p, true));
+      lastAttributes = a;
+    }
+    return secure ? a.secure() : a.plain();
   }
 
   private String attributes(String p, boolean secure) {
@@ -220,7 +250,7 @@ public final class CookieCarrier implements Carrier {
   public List<String> write(HttpServletRequest request, HttpServletResponse response, String token,
       Incoming incoming, List<String> previous) {
     String attrs = attributes(request, secure(request));
-    List<String> headers = new ArrayList<>();
+    List<String> headers = new ArrayList<>(2);
     int written = 0;
     if (token != null) {
       int cap = chunkCapacity();
@@ -231,7 +261,6 @@ public final class CookieCarrier implements Carrier {
             + (maxChunks == 1 ? " (splitting is off: maxCookieChunks is 1)" : "")
             + ": store less in the session, or raise maxCookieChunks (at most 16)");
       }
-      String age = maxAgeSeconds < 0 ? "" : "; Max-Age=" + maxAgeSeconds;
       for (int i = 0; i < n; i++) {
         String part = token.substring(i * cap, Math.min(token.length(), (i + 1) * cap));
         headers.add(chunkName(i) + "=" + part + attrs + age);
@@ -240,18 +269,20 @@ public final class CookieCarrier implements Carrier {
     }
     // Clear every cookie of ours the request carried (however many chunks: a browser keeps them
     // all) and every chunk this response wrote earlier, unless written again now.
-    Set<String> stale = new LinkedHashSet<>();
+    Set<String> stale = null; // the usual write replaces exactly the cookie that came in: none
     for (int i = written; i < previousParts(previous); i++) {
-      stale.add(chunkName(i));
+      (stale == null ? stale = new LinkedHashSet<>() : stale).add(chunkName(i));
     }
     for (String n : incoming.cookies) {
       if (n.equals(name) ? written == 0 : n.length() > name.length() + 1
           && Integer.parseInt(n.substring(name.length() + 1)) >= written) {
-        stale.add(n);
+        (stale == null ? stale = new LinkedHashSet<>() : stale).add(n);
       }
     }
-    for (String n : stale) {
-      headers.add(n + "=" + attrs + EXPIRED);
+    if (stale != null) {
+      for (String n : stale) {
+        headers.add(n + "=" + attrs + EXPIRED);
+      }
     }
     install(response, headers, previous);
     return headers;

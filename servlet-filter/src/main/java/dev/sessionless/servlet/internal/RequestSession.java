@@ -109,7 +109,7 @@ public final class RequestSession {
     }
     StoredState stored;
     try {
-      stored = StoredState.parse(t.stateJson());
+      stored = StoredState.of(t); // core's bytes and index, not a copy parsed again
     } catch (TokenException e) {
       // Our own signature vouches for the token, but not in this filter's format.
       reject(e.reason().isRejection() ? e.reason() : TokenException.Reason.MALFORMED);

@@ -7,86 +7,95 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenException.Reason;
+import dev.sessionless.core.internal.StateAccess;
+import dev.sessionless.core.internal.StateIndex;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A token's state as the filter stores it, read in one strict streaming pass: where each
- * attribute's JSON sits in the state bytes (read later, only if asked for, and kept as the
- * baseline that tells an in-place change) and the session's own metadata under {@link
- * RequestSession#META}: {@code {"c": creation millis, "m": max-inactive seconds, "t": {name:
- * type tag}}}. Strict like core's own index: a duplicated member at any depth, an unpaired
- * surrogate, a name that is empty or over 256 characters, or metadata of the wrong shape makes
- * the whole state unreadable ({@link Reason#MALFORMED}); metadata members this version does not
- * know are skipped, so a later version may add some.
+ * A token's state as the filter stores it: where each attribute's JSON sits in the state bytes
+ * (read later, only if asked for, and kept as the baseline that tells an in-place change) and
+ * the session's own metadata under {@link RequestSession#META}: {@code {"c": creation millis,
+ * "m": max-inactive seconds, "t": {name: type tag}}}.
+ *
+ * <p>The state is not parsed here again: core's strict index of the verified token (kept with
+ * the token, so with its verification-cache entry) already says where each value sits, and it
+ * refuses what this filter refuses: a duplicated member at any depth, an unpaired surrogate, a
+ * name that is empty or over 256 characters ({@link Reason#MALFORMED}). Only the small metadata
+ * value is read, in one streaming pass; metadata of the wrong shape is {@code MALFORMED} too,
+ * and metadata members this version does not know are skipped, so a later version may add some.
  */
 final class StoredState {
   /**
    * Core's limits for a state (nesting 32, numbers of 64 digits), no input echoed into error
    * locations, and buffers recycled through a shared pool: Jackson's default per-thread pool
    * would keep this webapp's Jackson classes reachable from container threads after undeploy.
+   * No duplicate detection: core's index already refused any duplicate in the whole state.
    */
-  private static final JsonFactory STRICT = JsonFactory.builder()
+  private static final JsonFactory META_READER = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(32).maxNumberLength(64).build())
       .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
       .build();
   private static final int MAX_NAME = 256;
 
-  /** The state object's bytes, as the token carried them. */
+  /** The state object's bytes, as the token carried them: core's own, never to be changed. */
   final byte[] bytes;
-  /** {@code [start, end)} in {@link #bytes} of each attribute value, in token order. */
-  final Map<String, int[]> spans = new LinkedHashMap<>();
+  /**
+   * {@code [start, end)} in {@link #bytes} of each state value, in token order: core's index,
+   * which also lists the metadata under {@link RequestSession#META}.
+   */
+  final Map<String, int[]> spans;
   /** Recorded type tag of each attribute, in token order. */
   final Map<String, String> types = new LinkedHashMap<>();
   long created;
   int maxInactive;
-  private boolean hasMeta;
 
-  private StoredState(byte[] bytes) {
+  private StoredState(byte[] bytes, Map<String, int[]> spans) {
     this.bytes = bytes;
+    this.spans = spans;
   }
 
   /**
-   * Reads {@code state}, the token's state object.
+   * The stored state of a verified token, from core's bytes and index.
    *
    * @throws TokenException {@code MISSING_CLAIM} if there is no metadata; {@code MALFORMED} if
    *     the state or the metadata is not what this filter writes
    */
+  static StoredState of(SessionToken token) {
+    return of(StateAccess.bytes(token), StateAccess.spans(token));
+  }
+
+  /** As {@link #of(SessionToken)}, for a state given as text (tests): indexed by core first. */
   static StoredState parse(String state) {
-    StoredState s = new StoredState(state.getBytes(StandardCharsets.UTF_8));
-    try (JsonParser p = STRICT.createParser(s.bytes)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw bad("the token's state is not a JSON object");
-      }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        checkName(name);
-        JsonToken t = p.nextToken();
-        if (name.equals(RequestSession.META)) {
-          s.readMeta(p, t);
-          continue;
-        }
-        int start = (int) p.currentTokenLocation().getByteOffset();
-        walk(p, t);
-        s.spans.put(name, new int[] {start, (int) p.currentLocation().getByteOffset()});
-      }
-      if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
-        throw bad("the token's state is not a strictly valid JSON object");
-      }
-    } catch (IOException e) {
-      throw new TokenException(Reason.MALFORMED, "the token's state is not valid JSON", e);
-    }
-    if (!s.hasMeta) {
+    byte[] bytes = state.getBytes(StandardCharsets.UTF_8);
+    return of(bytes, StateIndex.of(bytes).spans());
+  }
+
+  private static StoredState of(byte[] bytes, Map<String, int[]> spans) {
+    StoredState s = new StoredState(bytes, spans);
+    int[] meta = spans.get(RequestSession.META);
+    if (meta == null) {
       throw new TokenException(Reason.MISSING_CLAIM, "the token carries no session metadata");
     }
-    if (!s.types.keySet().equals(s.spans.keySet())) {
+    try (JsonParser p = META_READER.createParser(bytes, meta[0], meta[1] - meta[0])) {
+      s.readMeta(p, p.nextToken());
+    } catch (IOException e) {
+      throw new TokenException(Reason.MALFORMED, "the session metadata is not valid JSON", e);
+    }
+    // Exactly the stored attributes: every tag names one (never the metadata), one per attribute.
+    if (s.types.size() != spans.size() - 1 || s.types.containsKey(RequestSession.META)) {
       throw bad("the session metadata does not list exactly the stored attributes");
+    }
+    for (String name : s.types.keySet()) {
+      if (!spans.containsKey(name)) {
+        throw bad("the session metadata does not list exactly the stored attributes");
+      }
     }
     return s;
   }
@@ -111,13 +120,12 @@ final class StoredState {
         readTypes(p, v);
         ty = true;
       } else {
-        walk(p, v);
+        p.skipChildren(); // core's index checked every string in it
       }
     }
     if (!c || !m || !ty) {
       throw bad("the session metadata is incomplete");
     }
-    hasMeta = true;
   }
 
   private static long integer(JsonParser p, JsonToken v, long min, long max) throws IOException {
@@ -152,28 +160,6 @@ final class StoredState {
   private static void checkName(String name) {
     if (name.isEmpty() || name.length() > MAX_NAME || !noLoneSurrogate(name)) {
       throw bad("the token's state holds a name no attribute can have");
-    }
-  }
-
-  /** Moves past the value that starts with {@code t}, checking every string in it. */
-  private static void walk(JsonParser p, JsonToken t) throws IOException {
-    int depth = 0;
-    while (true) {
-      if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-        depth++;
-      } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
-        depth--;
-      } else if (t == JsonToken.VALUE_STRING || t == JsonToken.FIELD_NAME) {
-        if (!noLoneSurrogate(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())) {
-          throw bad("the token's state holds an unpaired surrogate");
-        }
-      } else if (t == null) {
-        throw bad("the token's state ends early");
-      }
-      if (depth == 0) {
-        return;
-      }
-      t = p.nextToken();
     }
   }
 

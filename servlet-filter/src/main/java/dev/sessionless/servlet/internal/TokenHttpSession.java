@@ -44,6 +44,8 @@ final class TokenHttpSession implements HttpSession {
     boolean handedOut;
     /** The value's JSON as of the last in-place check, or {@code null}. */
     byte[] current;
+    /** The last in-place check found the value still writes {@link #json}: no need to serialise it again. */
+    boolean checkedSame;
     /** Why the stored value did not read back (an exception's simple name), or {@code null}. */
     String failure;
 
@@ -294,8 +296,13 @@ final class TokenHttpSession implements HttpSession {
     boolean changed = false;
     for (Entry e : entries.values()) {
       if (e.loaded && e.handedOut && e.value != null) {
-        e.current = codec.json(e.value);
-        changed |= !Arrays.equals(e.current, 0, e.current.length, e.json, e.off, e.off + e.len);
+        // Compared as it is written; the bytes are only built when they differ (to be written).
+        if (codec.writesSame(e.value, e.json, e.off, e.len)) {
+          e.checkedSame = true;
+        } else {
+          e.current = codec.json(e.value);
+          changed = true;
+        }
       }
     }
     return changed;
@@ -306,7 +313,7 @@ final class TokenHttpSession implements HttpSession {
    * serialisation if the application held the value, else the JSON it was read or set from.
    */
   byte[] jsonToWrite(Entry e) {
-    if (e.handedOut && e.value != null) {
+    if (e.handedOut && e.value != null && !e.checkedSame) {
       byte[] now = e.current != null ? e.current : codec.json(e.value);
       e.current = now;
       return now;
@@ -321,6 +328,7 @@ final class TokenHttpSession implements HttpSession {
   void forgetCurrent() {
     for (Entry e : entries.values()) {
       e.current = null;
+      e.checkedSame = false;
     }
   }
 

@@ -1,9 +1,18 @@
 package dev.sessionless.servlet.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.Claims;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.core.internal.StateAccess;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +38,9 @@ class StoredStateTest {
         + "\"a\":[ \"p\" , 2 ],\"i\":7," + String.format(META,
         "\"n\":\"d\",\"s\":\"s\",\"z\":\"z\",\"o\":\"M\",\"a\":\"L\",\"i\":\"i\"") + "}";
     StoredState s = parse(state);
-    assertEquals(List.of("n", "s", "z", "o", "a", "i"), List.copyOf(s.spans.keySet()));
+    assertEquals(List.of("n", "s", "z", "o", "a", "i"), List.copyOf(s.types.keySet()));
+    // core's index, metadata included
+    assertEquals(List.of("n", "s", "z", "o", "a", "i", "$sessionless"), List.copyOf(s.spans.keySet()));
     assertEquals("-12.5e3", value(s, "n"));
     assertEquals("\"a \\\"q\\\" \u00e9\"", value(s, "s"));
     assertEquals("true", value(s, "z"));
@@ -39,6 +50,22 @@ class StoredStateTest {
     assertEquals(1700000000000L, s.created);
     assertEquals(1800, s.maxInactive);
     assertEquals("M", s.types.get("o"));
+  }
+
+  @Test
+  void storedStateIsCoresBytesAndIndexNotACopy() {
+    TokenCodec codec = TokenCodec.builder().keys(KeySet.of(TokenKey.generate("k", Algorithm.HS256)))
+        .issuer("https://shop.example").audience("shop").timeToLive(java.time.Duration.ofMinutes(5)).build();
+    SessionToken t = codec.decode(codec.encode(Claims.builder().newSessionId().put("a", 7)
+        .put(RequestSession.META, new RawValue("{\"c\":5,\"m\":60,\"t\":{\"a\":\"i\"}}")).build()));
+    StoredState s = StoredState.of(t);
+    assertSame(StateAccess.bytes(t), s.bytes, "the token's own state bytes, not a copy");
+    assertSame(StateAccess.spans(t), s.spans, "core's index of the token, not a second parse");
+    assertSame(s.spans, StoredState.of(t).spans, "kept with the token (and its cache entry)");
+    assertEquals("7", value(s, "a"));
+    assertEquals(Map.of("a", "i"), s.types);
+    assertEquals(5L, s.created);
+    assertEquals(60, s.maxInactive);
   }
 
   @Test

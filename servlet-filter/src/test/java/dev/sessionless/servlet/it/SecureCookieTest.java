@@ -92,6 +92,10 @@ class SecureCookieTest {
     assertFalse(secure(setCookies("/d/new", "127.0.0.1")));
     assertFalse(secure(setCookies("/d/new", "[::1]:8080")));
     assertTrue(secure(setCookies("/d/new", "localhost", "X-Forwarded-Proto: https")));
+    // Judged per request: the answer for the last host asked about is never carried to another.
+    assertFalse(secure(setCookies("/d/new", "localhost")));
+    assertTrue(secure(setCookies("/d/new", "shop.example")), "after a loopback request");
+    assertFalse(secure(setCookies("/d/new", "localhost")), "after a public host");
   }
 
   @Test

@@ -128,6 +128,22 @@ class TokenFormatTest {
   }
 
   @Test
+  void cartReadUnchangedIsCarriedOnWhenAnotherAttributeIsWritten() {
+    TestClient c = new TestClient(container);
+    c.get("/s/setcart?value=mug");
+    String before = codec.decode(c.cookies.get("SL")).get("cart", Map.class).orElseThrow().toString();
+    // Sets "a", then reads every attribute (the cart is handed out, not changed) and writes the body.
+    TestClient.Reply set = c.get("/s/set?name=a&value=v");
+    assertEquals("[mug]:Cart", set.get("attr.cart"), set.body);
+    assertEquals(1, set.setCookie("SL").size(), set.setCookies.toString());
+    SessionToken next = codec.decode(c.cookies.get("SL"));
+    assertEquals(before, next.get("cart", Map.class).orElseThrow().toString(), "the cart as it was stored");
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("[mug]:Cart", r.get("attr.cart"), r.body);
+    assertEquals("v:String", r.get("attr.a"), r.body);
+  }
+
+  @Test
   void cartChangedInPlaceAfterGetAttributeIsStillWritten() {
     TestClient c = new TestClient(container);
     c.get("/s/setcart?value=mug");

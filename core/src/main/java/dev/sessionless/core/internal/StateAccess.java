@@ -1,0 +1,51 @@
+package dev.sessionless.core.internal;
+
+import dev.sessionless.core.SessionToken;
+import java.util.Map;
+
+/**
+ * A verified token's state as core holds it, for the servlet filter: the signed bytes and the
+ * strict index core already built (and keeps with the token, so with its verification-cache
+ * entry), so the filter neither copies the state to a {@code String} and back nor parses it a
+ * second time. Read-only by contract: the bytes are the token's own and must never be changed.
+ * {@link SessionToken} registers the accessor when its class is initialised, which has always
+ * happened before anyone holds a token to ask about.
+ */
+public final class StateAccess {
+  /** How core reaches a token's private state. */
+  public interface Reader {
+    /** The state object's bytes ({@code {}} for none); never to be modified. */
+    byte[] bytes(SessionToken token);
+
+    /**
+     * The spans {@code [start, end)} in {@link #bytes} of each top-level value, by name, in
+     * token order; unmodifiable.
+     *
+     * @throws dev.sessionless.core.TokenException {@code MALFORMED} if the state is not strictly
+     *     valid JSON (as {@link SessionToken#stateNames()})
+     */
+    Map<String, int[]> spans(SessionToken token);
+  }
+
+  private static volatile Reader reader;
+
+  private StateAccess() {}
+
+  /** Called once, by {@link SessionToken}'s class initialiser. */
+  public static void register(Reader r) {
+    if (reader != null) {
+      throw new IllegalStateException("the state accessor is registered once, by SessionToken");
+    }
+    reader = r;
+  }
+
+  /** The state bytes of {@code token}: read them, never change them. */
+  public static byte[] bytes(SessionToken token) {
+    return reader.bytes(token);
+  }
+
+  /** Where each top-level state value of {@code token} sits in {@link #bytes}. */
+  public static Map<String, int[]> spans(SessionToken token) {
+    return reader.spans(token);
+  }
+}
