@@ -9,6 +9,7 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
+import dev.sessionless.keyring.PublishedRevocations;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.spring.boot.it.Browser;
 import dev.sessionless.spring.boot.it.Cart;
@@ -19,7 +20,9 @@ import dev.sessionless.testing.RedisServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -157,6 +160,32 @@ class RevocationTest {
     assertEquals("hello bob", bob.get(b.uri("/private")).body());
     assertEquals("hello alice", withCookie(b, login(new Browser(), a, b, "alice")).body(),
         "logging in again works");
+  }
+
+  @Test
+  void aPublishedListRevokesTheSessionsItNamesAndLogoutCannotWriteToIt() throws Exception {
+    Path list = Files.createTempFile("revocations", ".jwt");
+    TokenCodec publisher = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
+        .issuer("sessionless").audience("application").tokenType(PublishedRevocations.TOKEN_TYPE)
+        .timeToLive(Duration.ofMinutes(5)).build();
+    Files.writeString(list, PublishedRevocations.sign(publisher, Map.of(), Map.of(), Clock.systemUTC()));
+    try (Instance i = Instance.start(RevocationApp.class, Containers.only("jetty"),
+        "sessionless.keys.file=" + keys, "sessionless.revocation.type=published",
+        "sessionless.revocation.published.file=" + list, "sessionless.revocation.published.poll-interval=1s")) {
+      Browser browser = new Browser();
+      String cookie = login(browser, i, i, "alice");
+      assertEquals("hello alice", withCookie(i, cookie).body());
+      String id = codec.decode(cookie).id();
+      // The publisher (here: this test, as `keyring revocations` would) lists the session.
+      Files.writeString(list, PublishedRevocations.sign(publisher,
+          Map.of(id, Instant.now().plus(Duration.ofHours(1))), Map.of(), Clock.systemUTC()));
+      within(Duration.ofSeconds(10), () -> withCookie(i, cookie).statusCode() == 401); // the next poll
+      IllegalStateException e = assertThrows(IllegalStateException.class,
+          () -> i.context.getBean(SessionlessSessions.class).logOutEverywhere("alice"));
+      assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+    } finally {
+      Files.deleteIfExists(list);
+    }
   }
 
   @Test
