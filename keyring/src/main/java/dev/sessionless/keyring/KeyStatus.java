@@ -74,7 +74,12 @@ public final class KeyStatus {
     return Optional.ofNullable(lastSigned);
   }
 
-  /** Tokens this node verified with the key since the keyring started, cache hits included. */
+  /**
+   * Tokens this node verified with the key recently, cache hits included: within the last
+   * {@link Keyring.Builder#retirementTrafficWindow(java.time.Duration) traffic window}, a rolling
+   * window kept in buckets of a sixtieth of it (at least one second), so the count may include up
+   * to one bucket more than the window (never less).
+   */
   public long verifications() {
     return verifications;
   }

@@ -14,36 +14,99 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Per kid, what this node saw the key do: verifications served (since the keyring started) and
- * the last time it verified and signed. Written on the request path with a map look-up, an
- * uncontended counter and, at most once per second per kid, a volatile write; read by {@link
- * Keyring#status()}. Kids leave with the key set.
+ * Per kid, what this node saw the key do: verifications served within the traffic window (a
+ * rolling window of buckets), and the last time it verified and signed. Written on the request
+ * path with a map look-up, one clock read, a volatile read of the current bucket and a striped
+ * counter ({@link LongAdder}: no contended CAS, no allocation); only the first verification in
+ * a new bucket (every window/60, at least 1 s) takes the kid's lock to reset the bucket it
+ * reuses, and at most once per second per kid a volatile write records the last verification.
+ * Read by {@link Keyring#status()}. Kids leave with the key set.
  */
 final class KeyUsage {
   static final long NEVER = Long.MIN_VALUE;
+  /** How many buckets make a window (fewer for windows under a minute: a bucket is at least 1 s). */
+  static final int BUCKETS = 60;
+
+  /** Verifications within one bucket of time: {@code [index * width, (index + 1) * width)} ms. */
+  static final class Bucket {
+    final LongAdder count = new LongAdder();
+    volatile long index = NEVER;
+    /** The first millisecond after this bucket; the request path compares with it only. */
+    volatile long endMillis = NEVER;
+  }
 
   static final class Counts {
-    final LongAdder verifications = new LongAdder();
+    /** {@code windowBuckets + 1} buckets, reused in turn (bucket {@code i} in slot {@code i mod length}). */
+    final Bucket[] ring;
+    volatile Bucket current;
     volatile long lastVerifiedMillis = NEVER;
     volatile long lastSignedMillis = NEVER;
+
+    Counts(int windowBuckets) {
+      ring = new Bucket[windowBuckets + 1];
+      for (int i = 0; i < ring.length; i++) {
+        ring[i] = new Bucket();
+      }
+      current = ring[0];
+    }
+
+    /** Moves to the bucket of {@code now}, resetting the slot it reuses; once per bucket per kid. */
+    synchronized Bucket advance(long now, long width) {
+      Bucket b = current;
+      if (now < b.endMillis) {
+        return b; // another thread advanced already
+      }
+      long index = Math.floorDiv(now, width);
+      Bucket next = ring[(int) Math.floorMod(index, (long) ring.length)];
+      if (next.index != index) {
+        next.count.reset();
+        next.endMillis = Math.multiplyExact(index + 1, width);
+        next.index = index;
+      }
+      current = next;
+      return next;
+    }
+
+    /** Verifications in the buckets {@code [nowIndex - windowBuckets, nowIndex]}. */
+    long recent(long nowIndex, int windowBuckets) {
+      long sum = 0;
+      for (Bucket b : ring) {
+        long i = b.index;
+        if (i != NEVER && i <= nowIndex && i >= nowIndex - windowBuckets) {
+          sum += b.count.sum();
+        }
+      }
+      return sum;
+    }
   }
 
   private final ConcurrentHashMap<String, Counts> byKid = new ConcurrentHashMap<>();
   private final Clock clock;
+  /** The width of one bucket in milliseconds. */
+  private final long width;
+  /** How many buckets cover the window (rounded up). */
+  private final int windowBuckets;
 
-  KeyUsage(Clock clock) {
+  KeyUsage(Clock clock, Duration window) {
     this.clock = clock;
+    long ms = window.toMillis();
+    this.width = Math.max(1000, ms / BUCKETS);
+    this.windowBuckets = (int) ((ms + width - 1) / width);
   }
 
   private Counts counts(TokenKey key) {
     Counts c = byKid.get(key.kid());
-    return c != null ? c : byKid.computeIfAbsent(key.kid(), k -> new Counts());
+    return c != null ? c : byKid.computeIfAbsent(key.kid(), k -> new Counts(windowBuckets));
   }
 
   void verified(TokenKey key) {
     Counts c = counts(key);
-    c.verifications.increment();
     long now = clock.millis();
+    Bucket b = c.current;
+    if (now >= b.endMillis) {
+      b = c.advance(now, width);
+    }
+    b.count.increment();
     if (now - c.lastVerifiedMillis >= 1000 || c.lastVerifiedMillis == NEVER) {
       c.lastVerifiedMillis = now;
     }
@@ -60,7 +123,7 @@ final class KeyUsage {
   /** The counts for {@code kid}, or an empty record if it was never used. */
   Counts of(String kid) {
     Counts c = byKid.get(kid);
-    return c == null ? new Counts() : c;
+    return c == null ? new Counts(0) : c;
   }
 
   /** Forgets kids no longer in the key set, so the map stays as small as the key set. */
@@ -71,6 +134,7 @@ final class KeyUsage {
   /** Every key of {@code keys} as the status view shows it, at {@code now}. */
   List<KeyStatus> statuses(KeySet keys, Instant now, Duration maxTokenLifetime, Duration window, Instant started) {
     List<KeyStatus> list = new ArrayList<>();
+    long nowIndex = Math.floorDiv(now.toEpochMilli(), width);
     for (TokenKey k : keys.keys()) {
       Counts c = of(k.kid());
       Instant lastVerified = instant(c.lastVerifiedMillis);
@@ -81,7 +145,7 @@ final class KeyUsage {
       boolean lifecycleAllows = deleteFrom != null && !now.isBefore(deleteFrom);
       boolean signing = keys.signingKey(k.algorithm(), now).map(s -> s == k).orElse(false);
       list.add(new KeyStatus(k.kid(), k.algorithm(), signing, Retirement.signingEnds(k).orElse(null), lastSigned,
-          c.verifications.sum(), lastVerified, Retirement.safeToRetire(k, keys, now), deleteFrom, quiet,
+          c.recent(nowIndex, windowBuckets), lastVerified, Retirement.safeToRetire(k, keys, now), deleteFrom, quiet,
           lifecycleAllows && quiet));
     }
     return list;

@@ -147,7 +147,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     this.unknownKeyIntervalMillis = b.unknownKeyInterval.toMillis();
     this.anyChecksOnUnknownKey = sources.stream().anyMatch(Source::checksOnUnknownKey);
     this.scheduler = b.scheduler.get();
-    this.usage = new KeyUsage(b.clock);
+    this.usage = new KeyUsage(b.clock, b.trafficWindow);
     this.events = new KeyringEvents(SafeListener.wrap(b.listener));
     this.maxTokenLifetime = b.maxTokenLifetime;
     this.trafficWindow = b.trafficWindow;

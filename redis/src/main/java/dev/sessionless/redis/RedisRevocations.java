@@ -1,6 +1,7 @@
 package dev.sessionless.redis;
 
 import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.TokenException;
 import dev.sessionless.redis.internal.Entries;
 import java.net.URI;
 import java.time.Clock;
@@ -39,7 +40,15 @@ import redis.clients.jedis.resps.ScanResult;
  * <p><b>When Redis is down</b>, reads keep answering from the local copy (revocations made
  * before the outage still hold), and {@link #revokeSession}/{@link #revokeSubject} throw
  * (Jedis's exception): a logout that cannot be shared is reported, never silently local. The
- * copy catches up at the next successful poll.
+ * copy catches up at the next successful poll. Once no full read has succeeded for longer than
+ * the {@linkplain Builder#staleBound stale bound} (5 minutes by default), the copy is
+ * <i>stale</i>: with {@link OnStale#FAIL_OPEN} (the default) the node keeps answering from it
+ * and warns once; with {@link OnStale#FAIL_CLOSED} every check throws {@code
+ * REVOCATION_UNAVAILABLE} (a server error, never a silent logout) until a read succeeds again.
+ * The default is open because the one who holds a stolen cookie cannot cut a node off from
+ * Redis, so failing closed would turn a Redis outage into an outage of every session without
+ * protecting against that attacker; a deployment that prefers refusing to serving possibly
+ * revoked sessions for the outage's length says so.
  *
  * <p><b>Security.</b> Redis holds session ids and subjects, never tokens. Whoever can write to
  * the key prefix or publish on the channel can log users out (not in); protect Redis as you
@@ -49,6 +58,14 @@ import redis.clients.jedis.resps.ScanResult;
  */
 public final class RedisRevocations implements RevocationStore, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(RedisRevocations.class.getName());
+
+  /** What a node does once its copy is stale: no full read from Redis within the stale bound. */
+  public enum OnStale {
+    /** Keep answering from the last copy (and warn): the default, see the class comment. */
+    FAIL_OPEN,
+    /** Throw {@code REVOCATION_UNAVAILABLE} on every check until a read from Redis succeeds. */
+    FAIL_CLOSED
+  }
 
   private static final String SESSION_SCRIPT =
       "local cur = tonumber(redis.call('GET', KEYS[1]) or '0') or 0\n"
@@ -78,9 +95,18 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   private final Thread subscriber;
   private final JedisPubSub listener;
   private final AtomicLong syncs = new AtomicLong();
+  private final Clock clock;
+  private final long staleBoundMillis;
+  private final boolean failClosed;
+  private volatile long lastSyncMillis;
+  /** Set by the poller only; the request path reads this one volatile field. */
+  private volatile boolean stale;
   private volatile boolean closed;
 
   private RedisRevocations(Builder b) {
+    this.clock = b.clock;
+    this.staleBoundMillis = b.staleBound.toMillis();
+    this.failClosed = b.onStale == OnStale.FAIL_CLOSED;
     this.client = RedisClient.create(b.uri);
     this.local = RevocationStore.inMemory(b.clock);
     this.sessionPrefix = b.prefix + "s:";
@@ -126,14 +152,51 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     return new Builder();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws TokenException {@code REVOCATION_UNAVAILABLE} if the copy is stale and the node fails
+   *     closed
+   */
   @Override
   public boolean isRevoked(String sessionId) {
+    if (stale && failClosed) {
+      throw unavailable();
+    }
     return local.isRevoked(sessionId);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws TokenException {@code REVOCATION_UNAVAILABLE} if the copy is stale and the node fails
+   *     closed
+   */
   @Override
   public Optional<Instant> notBefore(String subject) {
+    if (stale && failClosed) {
+      throw unavailable();
+    }
     return local.notBefore(subject);
+  }
+
+  private TokenException unavailable() {
+    return new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, "no revocations could be read from"
+        + " Redis since " + lastSync() + " (stale bound " + Duration.ofMillis(staleBoundMillis) + "): check Redis;"
+        + " this node fails closed by configuration");
+  }
+
+  /**
+   * Whether the copy is stale: no full read from Redis has succeeded within the stale bound
+   * (decided by the poller at each attempt).
+   */
+  public boolean isStale() {
+    return stale;
+  }
+
+  /** When the last full read from Redis succeeded (by the builder's clock). */
+  public Instant lastSync() {
+    return Instant.ofEpochMilli(lastSyncMillis);
   }
 
   /**
@@ -200,9 +263,23 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   private void pollQuietly() {
     try {
       sync();
+      if (stale) {
+        stale = false;
+        LOG.log(System.Logger.Level.WARNING, "revocations are read from Redis again; the copy is fresh");
+      }
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "reading revocations from Redis failed (" + e.getClass().getSimpleName()
-          + "): this node keeps its copy and tries again at the next poll");
+      boolean wasStale = stale;
+      stale = clock.millis() - lastSyncMillis > staleBoundMillis;
+      if (stale && !wasStale) {
+        LOG.log(System.Logger.Level.ERROR, "no revocations could be read from Redis since " + lastSync()
+            + ", longer than the stale bound: " + (failClosed
+                ? "every revocation check now fails with REVOCATION_UNAVAILABLE (FAIL_CLOSED) until Redis is back"
+                : "this node keeps answering from its last copy (FAIL_OPEN)") + "; last error "
+            + e.getClass().getSimpleName());
+      } else if (!stale) {
+        LOG.log(System.Logger.Level.WARNING, "reading revocations from Redis failed (" + e.getClass().getSimpleName()
+            + "): this node keeps its copy and tries again at the next poll");
+      }
     }
   }
 
@@ -210,6 +287,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   private void sync() {
     scan(sessionPrefix, (id, value) -> Entries.session(id, value, local));
     scan(subjectPrefix, (subject, value) -> Entries.subject(subject, value, local));
+    lastSyncMillis = clock.millis();
     syncs.incrementAndGet();
   }
 
@@ -265,6 +343,8 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     private Clock clock;
     private Boolean subscribeOption;
     private boolean subscribe;
+    private Duration staleBound;
+    private OnStale onStale;
 
     private Builder() {}
 
@@ -316,6 +396,24 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
 
     /**
+     * How long without a successful full read from Redis before the copy counts as stale (see
+     * {@link #onStale}); 5 minutes if not set (twice the poll interval if that is longer); longer
+     * than the poll interval, at most 1 day.
+     */
+    public Builder staleBound(Duration bound) {
+      once(this.staleBound, "staleBound");
+      this.staleBound = Objects.requireNonNull(bound, "bound");
+      return this;
+    }
+
+    /** What to do once the copy is stale; {@link OnStale#FAIL_OPEN} if not set (see the class comment). */
+    public Builder onStale(OnStale policy) {
+      once(this.onStale, "onStale");
+      this.onStale = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
      * Connects, reads the whole list once, and starts the subscriber and poller threads.
      *
      * @throws IllegalStateException if the URI is missing or options are out of range
@@ -337,6 +435,13 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
       } else if (pollInterval.toMillis() < 100 || pollInterval.compareTo(Duration.ofHours(1)) > 0) {
         throw new IllegalStateException("pollInterval must be 100 ms to 1 hour, got " + pollInterval);
       }
+      if (staleBound == null) {
+        staleBound = Duration.ofMinutes(5).compareTo(pollInterval) > 0 ? Duration.ofMinutes(5) : pollInterval.multipliedBy(2);
+      } else if (staleBound.compareTo(pollInterval) <= 0 || staleBound.compareTo(Duration.ofDays(1)) > 0) {
+        throw new IllegalStateException("staleBound must be longer than the poll interval (" + pollInterval
+            + ") and at most 1 day, got " + staleBound + ": a healthy node reads Redis once per poll interval");
+      }
+      onStale = onStale == null ? OnStale.FAIL_OPEN : onStale;
       if (clock == null) {
         clock = Clock.systemUTC();
       }

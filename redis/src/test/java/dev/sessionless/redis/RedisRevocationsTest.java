@@ -189,11 +189,67 @@ class RedisRevocationsTest {
     assertTrue(a.isRevoked("good"));
   }
 
+  /**
+   * A node cut off from Redis for longer than the stale bound: its own {@code redis-server} is
+   * stopped mid-test, the fake clock passes the bound, and the next poll's failure decides.
+   */
+  RedisRevocations cutOff(RedisServer own, RedisRevocations.OnStale policy) throws Exception {
+    RedisRevocations.Builder b = RedisRevocations.builder().uri(own.uri()).clock(clock)
+        .pollInterval(Duration.ofMillis(100)).staleBound(Duration.ofMinutes(1)).subscribe(false);
+    RedisRevocations node = (policy == null ? b : b.onStale(policy)).build();
+    nodes.add(node);
+    node.revokeSession("s-before", clock.instant().plusSeconds(3600));
+    own.close();
+    long polled = node.syncCount();
+    clock.advance(Duration.ofSeconds(59));
+    Thread.sleep(300); // several polls fail within the bound: not stale yet
+    assertEquals(polled, node.syncCount(), "Redis is down");
+    assertFalse(node.isStale(), "within the stale bound the copy still counts");
+    clock.advance(Duration.ofSeconds(2));
+    arrives(node::isStale, Duration.ofSeconds(10)); // the next failed poll sees the bound passed
+    return node;
+  }
+
+  @Test
+  void aNodeCutOffFromRedisBeyondTheStaleBoundFailsClosedWithRevocationUnavailable() throws Exception {
+    RedisServer own = RedisServer.start();
+    int port = own.port();
+    RedisRevocations node = cutOff(own, RedisRevocations.OnStale.FAIL_CLOSED);
+    TokenCodec codec = codec(node);
+    String token = TokenCodec.builder().keys(KEYS).issuer("i").audience("a").timeToLive(Duration.ofMinutes(30))
+        .clock(clock).build().encode(Claims.builder().subject("alice").build());
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE, reason(codec, token),
+        "no token passes a check that cannot be made: a server error, not a rejection");
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE,
+        assertThrows(TokenException.class, () -> node.notBefore("alice")).reason());
+
+    try (RedisServer back = RedisServer.start(port)) {
+      arrives(() -> !node.isStale(), Duration.ofSeconds(10)); // the next poll reads Redis again
+      assertEquals("alice", codec.decode(token).subject().orElseThrow());
+      assertTrue(node.isRevoked("s-before"), "a read adds to the copy: what this node knew stays");
+      node.revokeSession("s-after", clock.instant().plusSeconds(600)); // and writes reach Redis again
+    }
+  }
+
+  @Test
+  void aNodeCutOffFromRedisBeyondTheStaleBoundKeepsServingItsCopyByDefault() throws Exception {
+    RedisRevocations node = cutOff(RedisServer.start(), null);
+    assertTrue(node.isRevoked("s-before"), "revocations made before the outage still hold");
+    assertFalse(node.isRevoked("s-other"));
+    TokenCodec codec = codec(node);
+    String token = TokenCodec.builder().keys(KEYS).issuer("i").audience("a").timeToLive(Duration.ofMinutes(30))
+        .clock(clock).build().encode(Claims.builder().subject("alice").build());
+    assertEquals("alice", codec.decode(token).subject().orElseThrow(), "FAIL_OPEN is the default");
+  }
+
   @Test
   void builderRefusesWhatCannotWork() {
     assertThrows(IllegalStateException.class, () -> RedisRevocations.builder().build());
     assertThrows(IllegalStateException.class, () -> RedisRevocations.builder().uri("http://x").build());
     assertThrows(IllegalStateException.class,
         () -> RedisRevocations.builder().uri(redis.uri()).pollInterval(Duration.ofMillis(1)).build());
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> RedisRevocations.builder()
+        .uri(redis.uri()).pollInterval(Duration.ofSeconds(30)).staleBound(Duration.ofSeconds(30)).build());
+    assertTrue(e.getMessage().contains("staleBound must be longer than the poll interval"), e.getMessage());
   }
 }

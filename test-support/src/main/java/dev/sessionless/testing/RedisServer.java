@@ -35,7 +35,16 @@ public final class RedisServer implements AutoCloseable {
    * @throws IllegalStateException if {@code redis-server} is missing or does not come up
    */
   public static RedisServer start() {
-    int port = freePort();
+    return start(freePort());
+  }
+
+  /**
+   * Starts a server on this loopback port (to bring one back where a stopped one was) and waits
+   * until it answers {@code PING}.
+   *
+   * @throws IllegalStateException if {@code redis-server} is missing or does not come up
+   */
+  public static RedisServer start(int port) {
     Path log;
     Process p;
     try {

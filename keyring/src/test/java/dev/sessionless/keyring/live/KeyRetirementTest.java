@@ -76,9 +76,11 @@ class KeyRetirementTest {
       clock.set(T.plus(Duration.ofMinutes(75)));
       codec.decode(underOld); // still valid until T+80m, and still used
 
+      assertEquals(1, of(keys, "old").verifications(), "the one at T is 75 minutes old: out of the window");
+
       clock.set(T.plus(Duration.ofMinutes(100)));
       s = of(keys, "old");
-      assertEquals(2, s.verifications());
+      assertEquals(1, s.verifications(), "the one at T+75m, 25 minutes ago");
       assertFalse(s.quiet(), "verified 25 minutes ago, inside the 30-minute window");
       assertFalse(s.safeToDelete(), "the lifecycle allows it, the traffic does not confirm it yet");
 
@@ -86,6 +88,37 @@ class KeyRetirementTest {
       s = of(keys, "old");
       assertTrue(s.quiet());
       assertTrue(s.safeToDelete());
+    }
+  }
+
+  @Test
+  void verificationsCountTheRollingTrafficWindowNotSinceStart() throws IOException {
+    Path file = dir.resolve("keys.jwks");
+    Files.writeString(file, KeySet.of(old, next).toJwksWithSecrets());
+    clock.set(T.minus(Duration.ofMinutes(40)));
+    try (Keyring keys = keyring(file)) { // window 30 minutes: buckets of 30 s
+      TokenCodec codec = codec(keys);
+      String token = codec.encode(Claims.builder().subject("alice").build()); // under "old"
+      clock.set(T);
+      for (int i = 0; i < 3; i++) {
+        codec.decode(token);
+      }
+      clock.set(T.plus(Duration.ofMinutes(10)));
+      codec.decode(token);
+      clock.set(T.plus(Duration.ofMinutes(29)));
+      codec.decode(token);
+      assertEquals(5, of(keys, "old").verifications(), "all within the window");
+      clock.set(T.plus(Duration.ofSeconds(30 * 60 + 31)));
+      assertEquals(2, of(keys, "old").verifications(), "the three at T left the window");
+      clock.set(T.plus(Duration.ofMinutes(45)));
+      assertEquals(1, of(keys, "old").verifications());
+      clock.set(T.plus(Duration.ofMinutes(60)));
+      assertEquals(0, of(keys, "old").verifications(), "quiet for a whole window");
+      assertEquals(Optional.of(T.plus(Duration.ofMinutes(29))), of(keys, "old").lastVerified());
+      codec.decode(token); // a bucket reused after a full turn of the ring counts from zero
+      assertEquals(1, of(keys, "old").verifications());
+      clock.set(T.plus(Duration.ofDays(3)));
+      assertEquals(0, of(keys, "old").verifications());
     }
   }
 

@@ -2,11 +2,15 @@ package dev.sessionless.spring.boot;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationSource;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.SessionlessFilter;
 import dev.sessionless.spring.boot.internal.KeyringFactory;
+import dev.sessionless.spring.boot.internal.RevocationConfigured;
+import dev.sessionless.spring.boot.internal.RevocationFactory;
 import dev.sessionless.spring.boot.internal.ServerSessionSettings;
 import jakarta.servlet.DispatcherType;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import org.apache.commons.logging.Log;
@@ -21,6 +25,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
@@ -125,6 +130,42 @@ public class SessionlessAutoConfiguration {
     reg.setAsyncSupported(true);
     reg.addUrlPatterns("/*");
     return reg;
+  }
+
+  /**
+   * The revocation source of {@code sessionless.revocation.*} ({@code memory}, {@code redis} or
+   * {@code published}); none with {@code none}, the default. A Redis store or published list is
+   * closed with the context.
+   *
+   * @throws IllegalStateException naming what to set when that type's settings are incomplete
+   */
+  @Bean
+  @ConditionalOnMissingBean(RevocationSource.class)
+  @Conditional(RevocationConfigured.class)
+  public RevocationSource sessionlessRevocation(SessionlessProperties properties, KeySource keys,
+      Environment environment) {
+    return RevocationFactory.build(properties.getRevocation(), keys, properties.getIssuer(),
+        properties.getAudience() != null ? properties.getAudience()
+            : environment.getProperty("spring.application.name", "application"));
+  }
+
+  /**
+   * Gives the filter the application's {@link RevocationSource} bean, if there is one: every
+   * token is checked against it, and with a store {@code invalidate()} (Spring Security's
+   * logout) revokes the session, so a copy of its cookie stops working.
+   */
+  @Bean
+  @ConditionalOnMissingBean(name = "sessionlessRevocationCustomizer")
+  public SessionlessFilterCustomizer sessionlessRevocationCustomizer(ObjectProvider<RevocationSource> revocation) {
+    return b -> revocation.ifUnique(b::revocation);
+  }
+
+  /** "Log out everywhere" for application code, writing to the revocation store. */
+  @Bean
+  @ConditionalOnMissingBean
+  public SessionlessSessions sessionlessSessions(ObjectProvider<RevocationSource> revocation,
+      SessionlessProperties properties) {
+    return new SessionlessSessions(revocation::getIfUnique, properties.getAbsoluteLifetime(), Clock.systemUTC());
   }
 
   static void refuseSpringSession(ListableBeanFactory beans) {

@@ -182,6 +182,13 @@ public class SessionlessProperties {
     return security;
   }
 
+  /** Revocation: logout that holds (a copied cookie stops working) and "log out everywhere". */
+  private final Revocation revocation = new Revocation();
+
+  public Revocation getRevocation() {
+    return revocation;
+  }
+
   /** Key sources; several may be combined (their union is used, the first listed here wins a kid). */
   public static class Keys {
     /** A JWKS file with the signing keys, re-read when it changes (key rotation, a Kubernetes Secret). */
@@ -447,6 +454,204 @@ public class SessionlessProperties {
 
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
+    }
+  }
+
+  /**
+   * Where revoked sessions and subjects logged out everywhere are kept, checked on every
+   * request from a local copy.
+   */
+  public static class Revocation {
+    /** The kinds of revocation source. */
+    public enum Type {
+      /** No revocation: a token is valid until it expires, even after logout. */
+      NONE,
+      /** In this instance's memory: a single instance (other instances never hear of it). */
+      MEMORY,
+      /** Shared by every instance through Redis (needs sessionless-redis). */
+      REDIS,
+      /** A signed list read from a file or URL (read-only here; keyring revocations publish). */
+      PUBLISHED
+    }
+
+    /**
+     * NONE (a token is valid until it expires, even after logout), MEMORY (this instance only),
+     * REDIS (every instance, sessionless-redis) or PUBLISHED (a signed list, read-only).
+     */
+    private Type type = Type.NONE;
+
+    /** The Redis store (type REDIS). */
+    private final Redis redis = new Redis();
+
+    /** The published list (type PUBLISHED). */
+    private final Published published = new Published();
+
+    public Type getType() {
+      return type;
+    }
+
+    public void setType(Type type) {
+      this.type = type;
+    }
+
+    public Redis getRedis() {
+      return redis;
+    }
+
+    public Published getPublished() {
+      return published;
+    }
+  }
+
+  /** Revocations shared through Redis. */
+  public static class Redis {
+    /** What a node does once it could not read Redis for longer than the stale bound. */
+    public enum OnStale {
+      /** Keep answering from the last copy. */
+      FAIL_OPEN,
+      /** Fail every check with REVOCATION_UNAVAILABLE (a server error) until Redis is read. */
+      FAIL_CLOSED
+    }
+
+    /** The Redis server, redis://host:6379 or rediss://user:password@host:6380/0. Required for REDIS. */
+    private String url;
+
+    /** The prefix of every key and of the publish/subscribe channel. */
+    private String keyPrefix = "sessionless:revocation:";
+
+    /** How often each instance reads the whole list: the lag bound when publish/subscribe is down. */
+    private Duration pollInterval = Duration.ofSeconds(30);
+
+    /** How long without a successful read from Redis before the copy is stale; longer than the poll interval. */
+    private Duration staleBound = Duration.ofMinutes(5);
+
+    /** FAIL_OPEN (keep answering from the last copy) or FAIL_CLOSED (refuse) once the copy is stale. */
+    private OnStale onStale = OnStale.FAIL_OPEN;
+
+    public String getUrl() {
+      return url;
+    }
+
+    public void setUrl(String url) {
+      this.url = url;
+    }
+
+    public String getKeyPrefix() {
+      return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+      this.keyPrefix = keyPrefix;
+    }
+
+    public Duration getPollInterval() {
+      return pollInterval;
+    }
+
+    public void setPollInterval(Duration pollInterval) {
+      this.pollInterval = pollInterval;
+    }
+
+    public Duration getStaleBound() {
+      return staleBound;
+    }
+
+    public void setStaleBound(Duration staleBound) {
+      this.staleBound = staleBound;
+    }
+
+    public OnStale getOnStale() {
+      return onStale;
+    }
+
+    public void setOnStale(OnStale onStale) {
+      this.onStale = onStale;
+    }
+  }
+
+  /** A signed revocation list, published as a file or at a URL (made by keyring revocations publish). */
+  public static class Published {
+    /** The list's file. One of file and url is required for PUBLISHED. */
+    private Path file;
+
+    /** The list's HTTPS URL (plain http only to a loopback host). One of file and url is required. */
+    private URI url;
+
+    /**
+     * A JWKS file with the publisher's verification key(s); the session keys
+     * (sessionless.keys.*) when not set.
+     */
+    private Path keysFile;
+
+    /** The issuer the list must carry; sessionless.issuer when not set. */
+    private String issuer;
+
+    /** The audience the list must carry; the session audience when not set. */
+    private String audience;
+
+    /** How often to read the list: the revocation lag bound. */
+    private Duration pollInterval = Duration.ofSeconds(30);
+
+    /**
+     * FAIL_OPEN (keep answering from the last list) or FAIL_CLOSED (refuse) once the list has
+     * expired and no newer one could be read.
+     */
+    private Redis.OnStale onStale = Redis.OnStale.FAIL_OPEN;
+
+    public Path getFile() {
+      return file;
+    }
+
+    public void setFile(Path file) {
+      this.file = file;
+    }
+
+    public URI getUrl() {
+      return url;
+    }
+
+    public void setUrl(URI url) {
+      this.url = url;
+    }
+
+    public Path getKeysFile() {
+      return keysFile;
+    }
+
+    public void setKeysFile(Path keysFile) {
+      this.keysFile = keysFile;
+    }
+
+    public String getIssuer() {
+      return issuer;
+    }
+
+    public void setIssuer(String issuer) {
+      this.issuer = issuer;
+    }
+
+    public String getAudience() {
+      return audience;
+    }
+
+    public void setAudience(String audience) {
+      this.audience = audience;
+    }
+
+    public Duration getPollInterval() {
+      return pollInterval;
+    }
+
+    public void setPollInterval(Duration pollInterval) {
+      this.pollInterval = pollInterval;
+    }
+
+    public Redis.OnStale getOnStale() {
+      return onStale;
+    }
+
+    public void setOnStale(Redis.OnStale onStale) {
+      this.onStale = onStale;
     }
   }
 }

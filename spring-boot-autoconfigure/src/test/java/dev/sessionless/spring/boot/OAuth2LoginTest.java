@@ -29,6 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
 /**
  * OIDC login with Spring Security's default OAuth2 client configuration, against a real local
@@ -45,8 +46,13 @@ class OAuth2LoginTest {
   private Instance a;
   private Instance b;
 
-  private static List<String> properties(Path keys, FakeAuthorizationServer provider) {
-    return new ArrayList<>(List.of(Containers.only("tomcat"), "sessionless.keys.file=" + keys,
+  /** The embedded container: Tomcat 11 here, Jetty 12.1 in {@link OAuth2LoginJettyTest}. */
+  String container() {
+    return "tomcat";
+  }
+
+  private List<String> properties(Path keys, FakeAuthorizationServer provider) {
+    return new ArrayList<>(List.of(Containers.only(container()), "sessionless.keys.file=" + keys,
         "spring.security.oauth2.client.registration.fake.client-id=shop",
         "spring.security.oauth2.client.registration.fake.client-authentication-method=none",
         "spring.security.oauth2.client.registration.fake.authorization-grant-type=authorization_code",
@@ -68,6 +74,10 @@ class OAuth2LoginTest {
     List<String> propsB = properties(keys, provider);
     propsB.add("spring.security.oauth2.client.registration.fake.redirect-uri=" + a.uri("/login/oauth2/code/fake"));
     b = Instance.start(OAuth2App.class, propsB.toArray(new String[0]));
+    for (Instance i : new Instance[] {a, b}) {
+      String server = ((WebServerApplicationContext) i.context).getWebServer().getClass().getSimpleName();
+      assertTrue(server.toLowerCase().startsWith(container()), server);
+    }
   }
 
   @AfterAll

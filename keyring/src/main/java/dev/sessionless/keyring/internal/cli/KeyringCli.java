@@ -32,7 +32,7 @@ import java.util.Set;
 
 /**
  * The {@code keyring} command-line tool: create, rotate, list, publish, encrypt and decrypt key
- * files.
+ * files, and sign revocation lists.
  *
  * <p>Exit status 0 on success, 1 when the work failed (missing file, wrong password, malformed
  * file), 2 for a command line it cannot act on. Every failure is one line on standard error,
@@ -138,6 +138,26 @@ public final class KeyringCli {
         "",
         "Encrypts a plain JWKS key file (PBES2-HS512+A256KW with a password, A256KW with a",
         "key-encryption key; A256GCM content). Rewrites FILE in place unless --out is given."));
+    HELP.put("revocations", String.join("\n",
+        "Usage: keyring revocations --in FILE --list LIST.json --out LIST.jwt --issuer ISS --audience AUD",
+        "                           [--kid KID | --alg ALG] [--valid-for DURATION] [" + SECRET_READ_FLAGS + "]",
+        "",
+        "Signs a revocation list for nodes reading it with PublishedRevocations (the way to revoke",
+        "sessions without Redis). LIST.json holds revoked sessions and subjects logged out everywhere,",
+        "instants in ISO-8601 UTC:",
+        "  {\"sessions\": {\"<session id>\": \"<until>\"},",
+        "   \"subjects\": {\"<subject>\": {\"notBefore\": \"<instant>\", \"until\": \"<instant>\"}}}",
+        "Entries whose until has passed are left out. The signed list (token type sl-revocations+jwt)",
+        "is valid for --valid-for: run this again (from cron, say) well before it expires.",
+        "",
+        "  --in FILE             the key file holding the signing key",
+        "  --list LIST.json      the revocations to publish",
+        "  --out LIST.jwt        where to write the signed list (rw-r--r--)",
+        "  --issuer ISS          the issuer the nodes expect (their PublishedRevocations issuer)",
+        "  --audience AUD        the audience the nodes expect",
+        "  --kid KID             sign with this key (it must sign now); default: the key signing now",
+        "  --alg ALG             sign with the key of this algorithm signing now (when several sign)",
+        "  --valid-for DURATION  how long the list may be used (default 5m, whole seconds)"));
     HELP.put("decrypt", String.join("\n",
         "Usage: keyring decrypt --in FILE --out FILE (--password-env VAR | --password-file FILE | --kek-env VAR)",
         "                       [--max-iterations N]",
@@ -159,6 +179,7 @@ public final class KeyringCli {
       "  public    print the public JWKS of ES256/EdDSA keys",
       "  encrypt   encrypt a key file with a password or a key-encryption key",
       "  decrypt   decrypt a key file to a plain JWKS",
+      "  revocations  sign a revocation list for PublishedRevocations readers",
       "",
       "Run 'keyring COMMAND --help' for a command's options.",
       "Exit status: 0 success, 1 failure, 2 usage error.");
@@ -221,6 +242,8 @@ public final class KeyringCli {
           return publicJwks(o, out, err, env, now);
         case "encrypt":
           return encrypt(o, out, env);
+        case "revocations":
+          return Revocations.run(o, out, err, env, clock, now);
         default:
           return decrypt(o, out, err, env);
       }
@@ -442,7 +465,8 @@ public final class KeyringCli {
         "delete", Set.of("--out", "--kid", "--max-token-lifetime", "--force", "--iterations"),
         "public", Set.of("--out"),
         "encrypt", Set.of("--out", "--password-env", "--password-file", "--kek-env", "--iterations"),
-        "decrypt", Set.of("--out", "--password-env", "--password-file", "--kek-env", "--max-iterations"));
+        "decrypt", Set.of("--out", "--password-env", "--password-file", "--kek-env", "--max-iterations"),
+        "revocations", Set.of("--list", "--out", "--issuer", "--audience", "--kid", "--alg", "--valid-for"));
 
     final String command;
     final boolean help;
@@ -522,6 +546,14 @@ public final class KeyringCli {
 
     Path requirePath(String name) {
       return path(name).orElseThrow(() -> new UsageException(command + " needs " + name + " FILE"));
+    }
+
+    String require(String name) {
+      String v = values.get(name);
+      if (v == null || v.isEmpty()) {
+        throw new UsageException(command + " needs " + name + " VALUE");
+      }
+      return v;
     }
 
     Optional<Duration> duration(String name) {

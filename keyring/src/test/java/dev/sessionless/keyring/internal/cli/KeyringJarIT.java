@@ -71,6 +71,28 @@ class KeyringJarIT {
   }
 
   @Test
+  void jarSignsARevocationListThatPublishedRevocationsReadsBack() throws Exception {
+    Path keys = dir.resolve("keys.jwks");
+    Path list = dir.resolve("list.json");
+    Path signed = dir.resolve("revocations.jwt");
+    assertEquals(0, java(Map.of(), "init", "--out", keys.toString(), "--alg", "ES256").code);
+    java.time.Instant until = java.time.Instant.now().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    Files.writeString(list, "{\"sessions\": {\"s-stolen\": \"" + until + "\"}}");
+    Run r = java(Map.of(), "revocations", "--in", keys.toString(), "--list", list.toString(), "--out",
+        signed.toString(), "--issuer", "https://auth.example", "--audience", "nodes");
+    assertEquals(0, r.code, r.err);
+    // A node reads it with only the public keys (as `keyring public` writes them).
+    Path pub = dir.resolve("public.jwks");
+    assertEquals(0, java(Map.of(), "public", "--in", keys.toString(), "--out", pub.toString()).code);
+    try (dev.sessionless.keyring.PublishedRevocations read = dev.sessionless.keyring.PublishedRevocations.builder()
+        .file(signed).keys(dev.sessionless.core.KeySet.fromJwks(Files.readString(pub)))
+        .issuer("https://auth.example").audience("nodes").build()) {
+      assertTrue(read.isRevoked("s-stolen"));
+      assertFalse(read.isRevoked("s-other"));
+    }
+  }
+
+  @Test
   void jarReportsBadInputOnOneLineWithoutStackTrace() throws Exception {
     Run missing = java(Map.of(), "list", "--in", dir.resolve("absent.json").toString());
     assertEquals(1, missing.code);

@@ -1,5 +1,6 @@
 package dev.sessionless.spring.boot.security;
 
+import dev.sessionless.servlet.SessionlessFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
@@ -87,7 +88,11 @@ public final class SessionlessSecurityContextRepository implements SecurityConte
   /**
    * Stores the context's authentication in the token session (creating it), or removes it when
    * there is none or it is anonymous. Storing what is already there changes nothing, so the
-   * token is not rewritten.
+   * token is not rewritten. Storing a user where there was none or another one is a login: it
+   * goes through {@link SessionlessFilter#loggedIn}, so the token carries the user's name as its
+   * subject and the login time ({@code auth_time}), which "log out everywhere" checks.
+   *
+   * @throws IllegalStateException if the request did not pass through the Sessionless filter
    */
   @Override
   public void saveContext(SecurityContext context, HttpServletRequest request, HttpServletResponse response) {
@@ -101,7 +106,14 @@ public final class SessionlessSecurityContextRepository implements SecurityConte
     }
     Map<String, Object> values = AuthenticationValues.write(auth);
     HttpSession session = request.getSession();
-    if (!Objects.equals(session.getAttribute(ATTRIBUTE), values)) {
+    Object stored = session.getAttribute(ATTRIBUTE);
+    if (!Objects.equals(stored, values)) {
+      if (!(stored instanceof Map) || !auth.getName().equals(((Map<?, ?>) stored).get(AuthenticationValues.NAME))) {
+        // A login (no user before, or another one): the token gets the subject and auth_time
+        // that "log out everywhere" checks, and a new session id against fixation.
+        SessionlessFilter.loggedIn(request, auth.getName());
+        session = request.getSession();
+      }
       session.setAttribute(ATTRIBUTE, values);
     }
   }

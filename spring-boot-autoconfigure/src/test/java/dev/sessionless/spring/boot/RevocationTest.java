@@ -1,0 +1,211 @@
+package dev.sessionless.spring.boot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.keyring.PublishedRevocations;
+import dev.sessionless.core.RevocationSource;
+import dev.sessionless.spring.boot.it.Browser;
+import dev.sessionless.spring.boot.it.Cart;
+import dev.sessionless.spring.boot.it.Containers;
+import dev.sessionless.spring.boot.it.Instance;
+import dev.sessionless.spring.boot.it.RevocationApp;
+import dev.sessionless.testing.RedisServer;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Logout that holds, in Boot: two instances of an application with Spring Security's default
+ * configuration share a key file and a real {@code redis-server} on loopback
+ * ({@code sessionless.revocation.type=redis}); every request goes to the other instance than the
+ * one before.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RevocationTest {
+  private static final Pattern CSRF_INPUT = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
+  /** The lag bound while publish/subscribe is up (milliseconds in practice; polling is the 30 s fallback). */
+  private static final Duration LAG = Duration.ofSeconds(5);
+
+  private RedisServer redis;
+  private Path keys;
+  private TokenCodec codec;
+  private final Map<String, Instance[]> running = new HashMap<>();
+
+  @BeforeAll
+  void start() throws Exception {
+    redis = RedisServer.start();
+    keys = Files.createTempFile("revocation-keys", ".jwks");
+    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    codec = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
+        .issuer("sessionless").audience("application").timeToLive(Duration.ofMinutes(30)).build();
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    running.values().forEach(pair -> {
+      pair[0].close();
+      pair[1].close();
+    });
+    redis.close();
+    Files.deleteIfExists(keys);
+  }
+
+  private Instance[] instances(String container) {
+    return running.computeIfAbsent(container, c -> new Instance[] {start(c), start(c)});
+  }
+
+  private Instance start(String container, String... more) {
+    java.util.List<String> props = new java.util.ArrayList<>(java.util.List.of(Containers.only(container),
+        "sessionless.keys.file=" + keys, "sessionless.attribute-types=" + Cart.class.getName(),
+        "sessionless.revocation.type=redis", "sessionless.revocation.redis.url=" + redis.uri(),
+        "sessionless.revocation.redis.key-prefix=" + container + ":"));
+    props.addAll(java.util.List.of(more));
+    return Instance.start(RevocationApp.class, props.toArray(new String[0]));
+  }
+
+  /** Logs in through the login form (page from one instance, post to the other); returns the cookie. */
+  private static String login(Browser browser, Instance page, Instance post, String user) throws Exception {
+    HttpResponse<String> r = browser.get(page.uri("/login"));
+    Matcher m = CSRF_INPUT.matcher(r.body());
+    assertTrue(m.find(), r.body());
+    r = browser.postForm(post.uri("/login"), Map.of("username", user, "password", "secret", "_csrf", m.group(1)));
+    assertEquals(302, r.statusCode(), r.body());
+    assertEquals("hello " + user, browser.get(page.uri("/private")).body());
+    return browser.cookie("SESSIONLESS").orElseThrow();
+  }
+
+  /** A request carrying exactly this cookie, from a client that has no other (a thief, say). */
+  private static HttpResponse<String> withCookie(Instance on, String cookie) throws Exception {
+    return new Browser().get(on.uri("/private"), "Cookie", "SESSIONLESS=" + cookie);
+  }
+
+  /** Waits up to the lag bound for the other instance to hear of a revocation made through Redis. */
+  private static void within(Duration limit, Callable<Boolean> condition) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!condition.call()) {
+      assertTrue(System.nanoTime() < deadline, "not there after " + limit);
+      Thread.sleep(20);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"tomcat", "jetty"})
+  void aCopiedCookieNoLongerAuthenticatesAfterSpringSecuritysLogoutOnAnotherInstance(String container)
+      throws Exception {
+    Instance a = instances(container)[0];
+    Instance b = instances(container)[1];
+    assertEquals("RedisRevocations[channel=" + container + ":events]",
+        a.context.getBean(RevocationSource.class).toString(), "sessionless.revocation.redis.* made the store");
+    Browser browser = new Browser();
+    String copied = login(browser, a, b, "alice");
+    SessionToken token = codec.decode(copied);
+    assertEquals("alice", token.subject().orElseThrow(), "Spring Security's login names the token's subject");
+    assertTrue(token.authTime().isPresent(), "and sets auth_time");
+    assertEquals("hello alice", withCookie(b, copied).body(), "the copy works before the logout");
+
+    HttpResponse<String> r = browser.postForm(b.uri("/logout"), Map.of("_csrf", browser.get(a.uri("/csrf")).body()));
+    assertEquals(302, r.statusCode());
+    assertTrue(r.headers().firstValue("Location").orElseThrow().endsWith("/login?logout"));
+
+    assertEquals(401, withCookie(b, copied).statusCode(), "the instance that logged out refuses the copy at once");
+    within(LAG, () -> withCookie(a, copied).statusCode() == 401);
+    assertEquals("hello alice", withCookie(a, login(new Browser(), a, b, "alice")).body(),
+        "a new login works");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"tomcat", "jetty"})
+  void logOutEverywhereEndsEveryOneOfTheUsersSessionsOnEveryInstanceAndNoOneElses(String container)
+      throws Exception {
+    Instance a = instances(container)[0];
+    Instance b = instances(container)[1];
+    Browser phone = new Browser();
+    Browser laptop = new Browser();
+    Browser bob = new Browser();
+    String phoneCookie = login(phone, a, b, "alice");
+    String laptopCookie = login(laptop, b, a, "alice");
+    login(bob, a, b, "bob");
+    // auth_time and the not-before instant are whole seconds, and a login in the very second of
+    // "log out everywhere" survives it: let the wall clock (the applications') pass one second.
+    Thread.sleep(1100 - System.currentTimeMillis() % 1000);
+
+    HttpResponse<String> r = phone.postForm(b.uri("/account/logout-everywhere"),
+        Map.of("_csrf", phone.get(a.uri("/csrf")).body()));
+    assertEquals("done", r.body());
+    assertEquals(401, withCookie(b, phoneCookie).statusCode(), "this session ends at once");
+    within(LAG, () -> withCookie(a, laptopCookie).statusCode() == 401);
+    within(LAG, () -> withCookie(a, phoneCookie).statusCode() == 401);
+    assertEquals("hello bob", bob.get(a.uri("/private")).body(), "another user's session is untouched");
+    assertEquals("hello bob", bob.get(b.uri("/private")).body());
+    assertEquals("hello alice", withCookie(b, login(new Browser(), a, b, "alice")).body(),
+        "logging in again works");
+  }
+
+  @Test
+  void aPublishedListRevokesTheSessionsItNamesAndLogoutCannotWriteToIt() throws Exception {
+    Path list = Files.createTempFile("revocations", ".jwt");
+    TokenCodec publisher = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
+        .issuer("sessionless").audience("application").tokenType(PublishedRevocations.TOKEN_TYPE)
+        .timeToLive(Duration.ofMinutes(5)).build();
+    Files.writeString(list, PublishedRevocations.sign(publisher, Map.of(), Map.of(), Clock.systemUTC()));
+    try (Instance i = Instance.start(RevocationApp.class, Containers.only("jetty"),
+        "sessionless.keys.file=" + keys, "sessionless.revocation.type=published",
+        "sessionless.revocation.published.file=" + list, "sessionless.revocation.published.poll-interval=1s")) {
+      Browser browser = new Browser();
+      String cookie = login(browser, i, i, "alice");
+      assertEquals("hello alice", withCookie(i, cookie).body());
+      String id = codec.decode(cookie).id();
+      // The publisher (here: this test, as `keyring revocations` would) lists the session.
+      Files.writeString(list, PublishedRevocations.sign(publisher,
+          Map.of(id, Instant.now().plus(Duration.ofHours(1))), Map.of(), Clock.systemUTC()));
+      within(Duration.ofSeconds(10), () -> withCookie(i, cookie).statusCode() == 401); // the next poll
+      IllegalStateException e = assertThrows(IllegalStateException.class,
+          () -> i.context.getBean(SessionlessSessions.class).logOutEverywhere("alice"));
+      assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+    } finally {
+      Files.deleteIfExists(list);
+    }
+  }
+
+  @Test
+  void withoutAStoreLogOutEverywhereSaysWhatToConfigure() throws Exception {
+    try (Instance plain = Instance.start(RevocationApp.class, Containers.only("tomcat"),
+        "sessionless.keys.file=" + keys)) {
+      SessionlessSessions sessions = plain.context.getBean(SessionlessSessions.class);
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> sessions.logOutEverywhere("alice"));
+      assertTrue(e.getMessage().contains("sessionless.revocation.type"), e.getMessage());
+    }
+  }
+
+  @Test
+  void redisWithoutAUrlFailsTheStartupNamingTheProperty() {
+    RuntimeException e = assertThrows(RuntimeException.class, () -> Instance.start(RevocationApp.class,
+        Containers.only("tomcat"), "sessionless.keys.file=" + keys, "sessionless.revocation.type=redis").close());
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    assertTrue(t.getMessage().contains("sessionless.revocation.redis.url"), t.getMessage());
+  }
+}
