@@ -81,6 +81,11 @@ public final class FilterLog {
     String key = failure.getClass().getName()
         + (failure instanceof TokenException ? "/" + ((TokenException) failure).reason() : "")
         + "@" + origin(failure);
+    if (RevocationOutage.isOutage(failure)) {
+      occurred(Level.ERROR, key, "the revocation source cannot answer (a store down past its stale bound):"
+          + " requests that need the session answer 503 until it recovers", failure);
+      return;
+    }
     occurred(Level.ERROR, key, "a session token could not be read because of a failure on this server"
         + " (not the client's token): requests that need the session answer 500 until it is fixed", failure);
   }

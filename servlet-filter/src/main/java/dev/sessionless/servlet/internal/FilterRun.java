@@ -36,8 +36,11 @@ public final class FilterRun {
     try {
       chain.doFilter(wrapped, response);
     } catch (IOException | ServletException | RuntimeException | Error e) {
-      failure = e;
-      throw e;
+      // A revocation store that is down is this node's outage: 503, not the container's 500.
+      if (e instanceof Error || !RevocationOutage.answered(e, res)) {
+        failure = e;
+        throw e;
+      }
     } finally {
       state.depth--;
       if (state.depth == 0) {

@@ -160,7 +160,9 @@ public final class RequestSession {
   private RuntimeException failed(RuntimeException e) {
     failed = true;
     settings.log.internalFailure(e);
-    settings.listener.sessionRejected(TokenException.Reason.INTERNAL);
+    // A revocation source that is down reports as itself (an outage, answered 503), not as our bug.
+    settings.listener.sessionRejected(e instanceof TokenException && !((TokenException) e).reason().isRejection()
+        ? ((TokenException) e).reason() : TokenException.Reason.INTERNAL);
     return e;
   }
 

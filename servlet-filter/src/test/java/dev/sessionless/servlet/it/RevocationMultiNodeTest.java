@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
 import dev.sessionless.testing.FakeClock;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,27 +39,47 @@ class RevocationMultiNodeTest {
   static final KeySet keys = KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256));
   static final RevocationStore store = RevocationStore.inMemory(clock);
   static final List<Container> nodes = new ArrayList<>();
+  // Node d's store is unreachable (its network is down past the stale bound): the one stand-in
+  // here, for what is outside the node.
+  static final RevocationSource down = new RevocationSource() {
+    @Override
+    public boolean isRevoked(String sessionId) {
+      throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, "the store is unreachable");
+    }
+
+    @Override
+    public Optional<Instant> notBefore(String subject) {
+      throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, "the store is unreachable");
+    }
+  };
+  static Container outage;
 
   @BeforeAll
   static void threeNodes() {
-    nodes.add(node("a", Containers.underTest()::start));
-    nodes.add(node("b", Containers.peer()::start));
-    nodes.add(node("c", Containers.underTest()::start));
+    nodes.add(node("a", Containers.underTest()::start, store));
+    nodes.add(node("b", Containers.peer()::start, store));
+    nodes.add(node("c", Containers.underTest()::start, store));
+    outage = node("d", Containers.underTest()::start, down);
   }
 
   @AfterAll
   static void stopNodes() {
     nodes.forEach(Container::stop);
+    if (outage != null) {
+      outage.stop();
+    }
   }
 
-  static Container node(String name, Function<jakarta.servlet.ServletContainerInitializer, Container> kind) {
+  static Container node(String name, Function<jakarta.servlet.ServletContainerInitializer, Container> kind,
+      RevocationSource source) {
     return kind.apply((classes, ctx) -> {
       SessionlessFilter filter = SessionlessFilter.builder()
           .keys(keys).issuer("https://shop.example").audience("shop").cookieName("SHOP").clock(clock)
-          .maxInactiveInterval(Duration.ofMinutes(30)).revocation(store).build();
+          .maxInactiveInterval(Duration.ofMinutes(30)).revocation(source).build();
       ctx.addFilter("sessionless", filter)
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
       ctx.addServlet("app", new RevocationServlet(name)).addMapping("/app/*");
+      ctx.addServlet("error", new ErrorServlet()).addMapping("/error");
     });
   }
 
@@ -151,5 +174,23 @@ class RevocationMultiNodeTest {
     assertEquals("none", out.get("authTime"), "an invalidated session has no login time");
     assertEquals("null", out.get("authTimeAttribute"));
     assertEquals("none", on(0, Map.of()).get("/app/me").get("authTime"), "no session, no login time");
+  }
+
+  @Test
+  void aNodeWhoseRevocationStoreIsDownAnswers503WithRetryAfterAndTheSessionSurvives() {
+    Map<String, String> alice = login("heidi");
+    TestClient c = new TestClient(outage);
+    c.cookies.putAll(alice);
+    TestClient.Reply r = c.get("/app/me");
+    assertEquals(503, r.status, r.body);
+    assertEquals("503", r.get("errorPage"), "the application's error page answers it: " + r.body);
+    assertEquals("5", r.raw.headers().firstValue("retry-after").orElse(null), r.raw.headers().toString());
+    assertFalse(r.body.contains("TokenException") || r.body.contains("dev.sessionless.") || r.body.contains("\tat "),
+        "no stack trace or class name to the client: " + r.body);
+    assertTrue(r.setCookies.isEmpty(), "the session cookie is neither cleared nor rewritten: " + r.setCookies);
+    assertEquals("heidi", on(1, alice).get("/app/me").get("user"), "the session is intact where the store answers");
+    TestClient.Reply anonymous = new TestClient(outage).get("/app/me");
+    assertEquals(200, anonymous.status, "a request without a session needs no check: " + anonymous.body);
+    assertEquals("none", anonymous.get("user"));
   }
 }
