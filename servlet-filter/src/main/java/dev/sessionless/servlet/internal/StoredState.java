@@ -1,15 +1,15 @@
 package dev.sessionless.servlet.internal;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.io.JsonStringEncoder;
+import tools.jackson.core.util.JsonRecyclerPools;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenException.Reason;
-import java.io.IOException;
+import tools.jackson.core.JacksonException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -64,7 +64,7 @@ final class StoredState {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw bad("the token's state is not a JSON object");
       }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
+      while (p.nextToken() == JsonToken.PROPERTY_NAME) {
         String name = p.currentName();
         checkName(name);
         JsonToken t = p.nextToken();
@@ -79,7 +79,7 @@ final class StoredState {
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
         throw bad("the token's state is not a strictly valid JSON object");
       }
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       throw new TokenException(Reason.MALFORMED, "the token's state is not valid JSON", e);
     }
     if (!s.hasMeta) {
@@ -91,14 +91,14 @@ final class StoredState {
     return s;
   }
 
-  private void readMeta(JsonParser p, JsonToken t) throws IOException {
+  private void readMeta(JsonParser p, JsonToken t) {
     if (t != JsonToken.START_OBJECT) {
       throw bad("the session metadata is not an object");
     }
     boolean c = false;
     boolean m = false;
     boolean ty = false;
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
+    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
       String key = p.currentName();
       JsonToken v = p.nextToken();
       if (key.equals("c")) {
@@ -120,7 +120,7 @@ final class StoredState {
     hasMeta = true;
   }
 
-  private static long integer(JsonParser p, JsonToken v, long min, long max) throws IOException {
+  private static long integer(JsonParser p, JsonToken v, long min, long max) {
     if (v != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
       throw bad("a session metadata number is not an integer");
     }
@@ -131,17 +131,17 @@ final class StoredState {
     return n;
   }
 
-  private void readTypes(JsonParser p, JsonToken t) throws IOException {
+  private void readTypes(JsonParser p, JsonToken t) {
     if (t != JsonToken.START_OBJECT) {
       throw bad("the recorded types are not an object");
     }
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
+    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
       String name = p.currentName();
       checkName(name);
       if (p.nextToken() != JsonToken.VALUE_STRING) {
         throw bad("a recorded type is not a string");
       }
-      String tag = p.getText();
+      String tag = p.getString();
       if (!noLoneSurrogate(tag)) {
         throw bad("a recorded type is not valid text");
       }
@@ -156,15 +156,15 @@ final class StoredState {
   }
 
   /** Moves past the value that starts with {@code t}, checking every string in it. */
-  private static void walk(JsonParser p, JsonToken t) throws IOException {
+  private static void walk(JsonParser p, JsonToken t) {
     int depth = 0;
     while (true) {
       if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
         depth++;
       } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
         depth--;
-      } else if (t == JsonToken.VALUE_STRING || t == JsonToken.FIELD_NAME) {
-        if (!noLoneSurrogate(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())) {
+      } else if (t == JsonToken.VALUE_STRING || t == JsonToken.PROPERTY_NAME) {
+        if (!noLoneSurrogate(p.getStringCharacters(), p.getStringOffset(), p.getStringLength())) {
           throw bad("the token's state holds an unpaired surrogate");
         }
       } else if (t == null) {
