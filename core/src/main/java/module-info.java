@@ -8,8 +8,12 @@
  * codec, one kid rule).
  */
 module dev.sessionless.core {
-  requires transitive com.fasterxml.jackson.databind;
-  requires com.fasterxml.jackson.core;
+  // Jackson 3: the default StateMapper, and core's own streaming JSON. Transitive because
+  // JacksonStateMapper.of takes the application's JsonMapper.
+  requires transitive tools.jackson.databind;
+  requires tools.jackson.core;
+  // Optional: only the Jackson 2 adapter (Jackson2StateMapper) uses it.
+  requires static com.fasterxml.jackson.databind;
   requires com.github.benmanes.caffeine;
   // Optional: only ES256 and EdDSA keys use it (internal.BouncyCastleCheck says what to add).
   requires static org.bouncycastle.provider;
@@ -17,6 +21,8 @@ module dev.sessionless.core {
   requires jdk.jfr;
 
   exports dev.sessionless.core;
+  exports dev.sessionless.core.jackson;
+  exports dev.sessionless.core.jackson2;
   // The sibling modules share the strict base64url codec and the kid rule instead of copying them.
   exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.servlet;
 }

@@ -9,7 +9,7 @@
 module dev.sessionless.keyring {
   requires transitive dev.sessionless.core;
   requires java.net.http;
-  requires com.fasterxml.jackson.databind;
+  requires tools.jackson.databind;
   requires org.bouncycastle.provider;
   requires org.bouncycastle.pkix;
   // JFR events for key refreshes and JWKS fetches; disabled unless a recording enables them.

@@ -10,7 +10,8 @@ module dev.sessionless.servlet {
   // Optional: keys.file and encrypted keys in web.xml (KeyringParams checks it is there).
   requires static dev.sessionless.keyring;
   requires transitive jakarta.servlet;
-  requires com.fasterxml.jackson.databind;
+  // Jackson 3 streaming: the filter reads its own metadata in the state (StoredState).
+  requires tools.jackson.core;
 
   exports dev.sessionless.servlet;
 }

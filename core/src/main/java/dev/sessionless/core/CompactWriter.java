@@ -1,7 +1,7 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
 import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.AesGcmEngine;
 import dev.sessionless.core.internal.Base64Url;
@@ -12,7 +12,6 @@ import dev.sessionless.core.internal.Json;
 import dev.sessionless.core.internal.KeyEngine;
 import dev.sessionless.core.internal.RawJson;
 import dev.sessionless.core.internal.Scratch;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Map;
@@ -29,13 +28,13 @@ final class CompactWriter {
   private final String audience;
   private final int maxTokenLength;
   private final boolean compress;
-  private final ObjectMapper mapper;
+  private final StateMapper mapper;
   private final String tokenType;
   /** The last key and its typed header ({@code tokenType} set): keys change rarely. */
   private volatile Object[] typedHeader;
 
   CompactWriter(String issuer, String audience, String tokenType, int maxTokenLength, boolean compress,
-      ObjectMapper mapper) {
+      StateMapper mapper) {
     this.issuer = issuer;
     this.tokenType = tokenType;
     this.audience = audience;
@@ -63,49 +62,55 @@ final class CompactWriter {
   private void writePayload(ByteSink sink, Claims claims, long now, long exp) {
     try (JsonGenerator g = Json.STRICT.createGenerator(sink)) {
       g.writeStartObject();
-      g.writeStringField("iss", issuer);
-      g.writeStringField("aud", audience);
+      g.writeStringProperty("iss", issuer);
+      g.writeStringProperty("aud", audience);
       if (claims.subject().isPresent()) {
-        g.writeStringField("sub", claims.subject().get());
+        g.writeStringProperty("sub", claims.subject().get());
       }
-      g.writeNumberField("iat", now);
+      g.writeNumberProperty("iat", now);
       if (claims.notBefore().isPresent()) {
-        g.writeNumberField("nbf", claims.notBefore().get().getEpochSecond());
+        g.writeNumberProperty("nbf", claims.notBefore().get().getEpochSecond());
       }
-      g.writeNumberField("exp", exp);
-      g.writeStringField("jti", claims.sessionId().orElseGet(CompactWriter::newSessionId));
+      g.writeNumberProperty("exp", exp);
+      g.writeStringProperty("jti", claims.sessionId().orElseGet(CompactWriter::newSessionId));
       Map<String, Object> state = claims.state();
       if (!state.isEmpty()) {
-        g.writeObjectFieldStart(ClaimRules.STATE_CLAIM);
+        g.writeObjectPropertyStart(ClaimRules.STATE_CLAIM);
         for (Map.Entry<String, Object> e : state.entrySet()) {
-          g.writeFieldName(e.getKey());
-          writeValue(g, "state value", e.getKey(), e.getValue());
+          g.writeName(e.getKey());
+          writeValue(g, sink, "state value", e.getKey(), e.getValue());
         }
         g.writeEndObject();
       }
       for (Map.Entry<String, Object> e : claims.claims().entrySet()) {
-        g.writeFieldName(e.getKey());
-        writeValue(g, "claim", e.getKey(), e.getValue());
+        g.writeName(e.getKey());
+        writeValue(g, sink, "claim", e.getKey(), e.getValue());
       }
       g.writeEndObject();
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       throw new IllegalStateException("writing a payload to memory failed", e);
     }
   }
 
-  private void writeValue(JsonGenerator g, String what, String name, Object v) throws IOException {
+  private void writeValue(JsonGenerator g, ByteSink sink, String what, String name, Object v) {
     if (v instanceof RawJson) {
       g.writeRawValue(((RawJson) v).json());
       return;
     }
+    byte[] json;
     try {
-      mapper.writeValue(g, v);
-    } catch (IOException | RuntimeException ex) {
+      json = mapper.write(v);
+    } catch (RuntimeException ex) {
       throw new TokenException(Reason.STATE_MAPPING,
           what + " '" + name + "' of type " + v.getClass().getName()
               + " cannot be written as JSON: make it a record, bean, map or list Jackson can write",
           ex);
     }
+    // The generator writes the separator (':') for an empty raw value; the mapper's bytes follow
+    // it straight into the sink, with no copy through a String.
+    g.writeRawValue("");
+    g.flush();
+    sink.write(json, 0, json.length);
   }
 
   /** The header this writer puts on tokens of {@code key}: the key's own, or with the codec's typ. */

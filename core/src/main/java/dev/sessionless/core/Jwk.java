@@ -1,8 +1,8 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.BouncyCastleCheck;
 import dev.sessionless.core.internal.EcP256Engine;
@@ -144,10 +144,10 @@ final class Jwk {
       }
       return null;
     }
-    if (!v.isTextual()) {
+    if (!v.isString()) {
       throw new IllegalArgumentException("the JWK member \"" + name + "\" is not a string");
     }
-    return v.textValue();
+    return v.stringValue();
   }
 
   private static byte[] bytes(JsonNode n, String name, String kid, boolean required) {

@@ -5,7 +5,6 @@ import dev.sessionless.core.internal.StateAccess;
 import dev.sessionless.core.internal.StateIndex;
 import dev.sessionless.core.internal.StateReaders;
 import dev.sessionless.core.internal.StateValues;
-import java.io.IOException;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -22,7 +21,7 @@ import java.util.Set;
  * write a new token, start from {@link #toClaims()} or {@link Claims#builder()}.
  *
  * <p>The application state is kept as the JSON bytes it arrived as and read only when asked
- * for, through the codec's Jackson {@code ObjectMapper}. Where each value sits is found once and
+ * for, through the codec's {@link StateMapper}. Where each value sits is found once and
  * kept with the token (and so with the verification cache's entry for it). Immutable JDK
  * values ({@code String}, {@code Boolean}, {@code Integer}, {@code Long} and the other boxed
  * numbers, {@code BigInteger}, {@code BigDecimal}) are read once per name and type and then
@@ -139,7 +138,7 @@ public final class SessionToken {
   }
 
   /**
-   * Reads another claim's value as {@code type} through the codec's ObjectMapper: {@code
+   * Reads another claim's value as {@code type} through the codec's StateMapper: {@code
    * String.class} for a string claim, {@code Map.class} for an object such as {@code act}.
    *
    * @return the value, or empty if the token has no claim of this name (or it is JSON {@code null})
@@ -151,8 +150,9 @@ public final class SessionToken {
       return Optional.empty();
     }
     try {
-      return Optional.ofNullable(readers.readerFor(type).readValue(json));
-    } catch (IOException | RuntimeException e) {
+      byte[] b = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      return Optional.ofNullable(type.cast(readers.read(type, b, 0, b.length)));
+    } catch (RuntimeException e) {
       throw new TokenException(TokenException.Reason.STATE_MAPPING,
           "claim '" + name + "' cannot be read as " + type.getName() + ": check the type", e);
     }
@@ -322,12 +322,13 @@ public final class SessionToken {
     int start = (int) (span >>> 32);
     int end = (int) span;
     try {
-      T value = readers.readerFor(type).readValue(state, start, end - start);
+      @SuppressWarnings("unchecked")
+      T value = (T) readers.read(type, state, start, end);
       return Optional.ofNullable(value);
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       throw new TokenException(TokenException.Reason.STATE_MAPPING,
           "state value '" + name + "' cannot be read as " + type.getTypeName()
-              + ": check the type, or the ObjectMapper configuration", e);
+              + ": check the type, or the StateMapper (JSON mapper) configuration", e);
     }
   }
 

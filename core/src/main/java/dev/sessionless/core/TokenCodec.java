@@ -1,7 +1,5 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.Json;
 import dev.sessionless.core.internal.RejectionBursts;
@@ -223,7 +221,7 @@ public final class TokenCodec {
     private int cacheSize;
     private Boolean compressOption;
     private boolean compress;
-    private ObjectMapper mapper;
+    private StateMapper mapper;
     private String tokenType;
     private RevocationSource revocation;
     private SessionlessListener listener = SessionlessListener.NONE;
@@ -351,11 +349,13 @@ public final class TokenCodec {
     }
 
     /**
-     * The Jackson mapper for state values; a plain {@code JsonMapper} if not set. Register the
-     * modules your state types need (java.time, ...). Never enable default typing.
+     * How state values become JSON and back; {@link StateMapper#defaults()} (Jackson 3) if not
+     * set. Pass {@code JacksonStateMapper.of(yourJsonMapper)} to use your own Jackson 3
+     * configuration (modules, naming, dates), or {@code Jackson2StateMapper.of(yourObjectMapper)}
+     * if you are still on Jackson 2.
      */
-    public Builder objectMapper(ObjectMapper mapper) {
-      once(this.mapper, "objectMapper");
+    public Builder stateMapper(StateMapper mapper) {
+      once(this.mapper, "stateMapper");
       this.mapper = Objects.requireNonNull(mapper, "mapper");
       return this;
     }
@@ -436,7 +436,7 @@ public final class TokenCodec {
             "compress applies to encrypted tokens only (DIR_A256GCM), not " + algorithm);
       }
       if (mapper == null) {
-        mapper = JsonMapper.builder(Json.plainFactory()).build();
+        mapper = StateMapper.defaults();
       }
       return new TokenCodec(this);
     }

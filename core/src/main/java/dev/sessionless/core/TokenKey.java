@@ -1,7 +1,7 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.JsonNode;
 import dev.sessionless.core.internal.AesGcmEngine;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.BouncyCastleCheck;
@@ -14,8 +14,7 @@ import dev.sessionless.core.internal.JwkJson;
 import dev.sessionless.core.internal.KeyEngine;
 import dev.sessionless.core.internal.KeyIds;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import tools.jackson.core.JacksonException;
 import java.nio.charset.StandardCharsets;
 import dev.sessionless.core.internal.Sha256;
 import java.security.MessageDigest;
@@ -390,20 +389,20 @@ public final class TokenKey {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64);
     try (JsonGenerator g = Json.STRICT.createGenerator(out)) {
       g.writeStartObject();
-      g.writeStringField("alg", algorithm.joseName());
+      g.writeStringProperty("alg", algorithm.joseName());
       if (algorithm.isEncrypting()) {
-        g.writeStringField("enc", algorithm.encryption().orElseThrow());
+        g.writeStringProperty("enc", algorithm.encryption().orElseThrow());
         if (zip) {
-          g.writeStringField("zip", "DEF");
+          g.writeStringProperty("zip", "DEF");
         }
       }
-      g.writeStringField("kid", kid);
+      g.writeStringProperty("kid", kid);
       if (typ != null) {
-        g.writeStringField("typ", typ);
+        g.writeStringProperty("typ", typ);
       }
       g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (JacksonException e) {
+      throw new IllegalStateException("writing a header to memory failed", e);
     }
     byte[] json = out.toByteArray();
     return Base64Url.encode(json).getBytes(StandardCharsets.US_ASCII);

@@ -1,6 +1,5 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.StateReaders;
 import dev.sessionless.core.internal.AesGcmEngine;
@@ -40,7 +39,7 @@ final class Verifier {
   private final String tokenType;
 
   Verifier(KeySource keys, Set<Algorithm> accepted, String issuer, String audience, String tokenType,
-      long leewaySeconds, Clock clock, int maxTokenLength, ObjectMapper mapper) {
+      long leewaySeconds, Clock clock, int maxTokenLength, StateMapper mapper) {
     this.keys = keys;
     this.issuer = issuer;
     this.audience = audience;

@@ -1,7 +1,7 @@
 package dev.sessionless.core;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -287,13 +287,13 @@ final class HostileTokens {
   static JsonNode jwk(TokenKey key) {
     try {
       return MAPPER.readTree(key.toJwkWithSecrets());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (tools.jackson.core.JacksonException e) {
+      throw new IllegalStateException(e);
     }
   }
 
   static byte[] jwkBytes(TokenKey key, String member) {
-    return unb64(jwk(key).get(member).asText());
+    return unb64(jwk(key).get(member).asString());
   }
 
   byte[] secret(TokenKey key) {

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.JsonDeserializer;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 import dev.sessionless.testing.FakeClock;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -39,12 +39,12 @@ class StateReadTest {
   static final byte[] SECRET = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
   static final Instant NOW = Instant.parse("2026-11-23T10:00:00Z");
 
-  static TokenCodec codec(ObjectMapper mapper, int cache) {
+  static TokenCodec codec(JsonMapper mapper, int cache) {
     TokenCodec.Builder b = TokenCodec.builder().keys(KeySet.of(TokenKey.secret("k", Algorithm.HS256, SECRET)))
         .issuer("i").audience("a").timeToLive(Duration.ofMinutes(5)).clock(new FakeClock(NOW))
         .verificationCache(cache);
     if (mapper != null) {
-      b.objectMapper(mapper);
+      b.stateMapper(dev.sessionless.core.jackson.JacksonStateMapper.of(mapper));
     }
     return b.build();
   }
@@ -119,10 +119,10 @@ class StateReadTest {
 
   @Test
   void aMappersOwnStringDeserializerStillDecidesTheValue() {
-    SimpleModule upper = new SimpleModule().addDeserializer(String.class, new JsonDeserializer<String>() {
+    SimpleModule upper = new SimpleModule().addDeserializer(String.class, new ValueDeserializer<String>() {
       @Override
-      public String deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-        return p.getText().toUpperCase(Locale.ROOT);
+      public String deserialize(JsonParser p, DeserializationContext ctxt) {
+        return p.getString().toUpperCase(Locale.ROOT);
       }
     });
     TokenCodec codec = codec(JsonMapper.builder().addModule(upper).build(), 100);

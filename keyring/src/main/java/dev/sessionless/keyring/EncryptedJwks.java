@@ -1,11 +1,11 @@
 package dev.sessionless.keyring;
 
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.keyring.KeyringException.Reason;
@@ -281,10 +281,10 @@ public final class EncryptedJwks {
           "the key file uses fewer than " + MIN_ITERATIONS + " PBKDF2 iterations: refused");
     }
     JsonNode p2s = c.header.get("p2s");
-    if (p2s == null || !p2s.isTextual()) {
+    if (p2s == null || !p2s.isString()) {
       throw new KeyringException(Reason.MALFORMED, "the key file header has no string \"p2s\"");
     }
-    byte[] salt = decode(p2s.textValue(), "p2s");
+    byte[] salt = decode(p2s.stringValue(), "p2s");
     if (salt.length < MIN_SALT_BYTES) {
       throw new KeyringException(Reason.UNSAFE_PARAMETERS,
           "the key file uses a salt shorter than " + MIN_SALT_BYTES + " bytes: refused");
@@ -447,7 +447,7 @@ public final class EncryptedJwks {
       JsonNode node;
       try {
         node = JSON.readTree(headerBytes);
-      } catch (java.io.IOException e) {
+      } catch (tools.jackson.core.JacksonException e) {
         // Jackson's message may quote the input; the header holds no secret, but keep it short.
         throw new KeyringException(Reason.MALFORMED, "the key file header is not valid JSON (or repeats a member)");
       }
@@ -459,10 +459,10 @@ public final class EncryptedJwks {
 
     String alg() {
       JsonNode alg = header.get("alg");
-      if (alg == null || !alg.isTextual()) {
+      if (alg == null || !alg.isString()) {
         throw new KeyringException(Reason.MALFORMED, "the key file header has no string \"alg\"");
       }
-      return alg.textValue();
+      return alg.stringValue();
     }
 
     void checkHeader(Set<String> allowed) {
@@ -472,7 +472,7 @@ public final class EncryptedJwks {
       if (header.has("zip")) {
         throw new KeyringException(Reason.MALFORMED, "the key file header asks for compression (\"zip\"): refused");
       }
-      for (Iterator<String> it = header.fieldNames(); it.hasNext(); ) {
+      for (Iterator<String> it = header.propertyNames().iterator(); it.hasNext(); ) {
         String name = it.next();
         if (!allowed.contains(name)) {
           throw new KeyringException(Reason.MALFORMED,
@@ -480,19 +480,19 @@ public final class EncryptedJwks {
         }
       }
       JsonNode enc = header.get("enc");
-      if (enc == null || !ENC.equals(enc.textValue())) {
+      if (enc == null || !ENC.equals(enc.stringValue(null))) {
         throw new KeyringException(Reason.MALFORMED, "the key file header must say \"enc\": \"" + ENC + "\"");
       }
       JsonNode cty = header.get("cty");
       if (cty != null) {
-        String t = cty.isTextual() ? cty.textValue().toLowerCase(java.util.Locale.ROOT) : "";
+        String t = cty.isString() ? cty.stringValue().toLowerCase(java.util.Locale.ROOT) : "";
         if (!t.equals(CTY) && !t.equals("application/" + CTY)) {
           throw new KeyringException(Reason.MALFORMED, "the key file's content type is not " + CTY);
         }
       }
       for (String name : new String[] {"kid", "typ"}) {
         JsonNode v = header.get(name);
-        if (v != null && !v.isTextual()) {
+        if (v != null && !v.isString()) {
           throw new KeyringException(Reason.MALFORMED, "the key file header member \"" + name + "\" is not a string");
         }
       }

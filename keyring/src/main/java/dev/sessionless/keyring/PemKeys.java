@@ -1,7 +1,7 @@
 package dev.sessionless.keyring;
 
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.core.internal.KeyIds;

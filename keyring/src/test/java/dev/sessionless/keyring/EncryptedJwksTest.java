@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
@@ -92,11 +92,11 @@ class EncryptedJwksTest {
   void defaultEncryptionUses600000IterationsAndTheDocumentedHeader() throws Exception {
     String jwe = EncryptedJwks.encrypt(KEYS, PASSWORD);
     ObjectNode h = header(jwe);
-    assertEquals("PBES2-HS512+A256KW", h.get("alg").textValue());
-    assertEquals("A256GCM", h.get("enc").textValue());
-    assertEquals("jwk-set+json", h.get("cty").textValue());
+    assertEquals("PBES2-HS512+A256KW", h.get("alg").stringValue());
+    assertEquals("A256GCM", h.get("enc").stringValue());
+    assertEquals("jwk-set+json", h.get("cty").stringValue());
     assertEquals(600_000, h.get("p2c").intValue());
-    assertTrue(D64.decode(h.get("p2s").textValue()).length >= 16, "salt of 16+ bytes");
+    assertTrue(D64.decode(h.get("p2s").stringValue()).length >= 16, "salt of 16+ bytes");
     assertEquals(5, jwe.split("\\.", -1).length);
     assertSameKeys(KEYS, EncryptedJwks.decrypt(jwe, PASSWORD));
   }
@@ -104,9 +104,9 @@ class EncryptedJwksTest {
   @Test
   void kekHeaderNamesA256kwAndA256gcm() throws Exception {
     ObjectNode h = header(EncryptedJwks.encrypt(KEYS, kek()));
-    assertEquals("A256KW", h.get("alg").textValue());
-    assertEquals("A256GCM", h.get("enc").textValue());
-    assertEquals("jwk-set+json", h.get("cty").textValue());
+    assertEquals("A256KW", h.get("alg").stringValue());
+    assertEquals("A256GCM", h.get("enc").stringValue());
+    assertEquals("jwk-set+json", h.get("cty").stringValue());
     assertFalse(h.has("p2c"));
   }
 
@@ -133,7 +133,7 @@ class EncryptedJwksTest {
   static String secretOf(TokenKey k) {
     try {
       ObjectNode n = (ObjectNode) JSON.readTree(k.toJwkWithSecrets());
-      return n.has("k") ? n.get("k").textValue() : n.get("d").textValue();
+      return n.has("k") ? n.get("k").stringValue() : n.get("d").stringValue();
     } catch (Exception e) {
       throw new AssertionError(e);
     }
@@ -231,7 +231,7 @@ class EncryptedJwksTest {
   void alteredSaltIterationsCiphertextOrTagOfAPasswordFileIsDecryptionFailed() throws Exception {
     String jwe = EncryptedJwks.encrypt(KEYS, PASSWORD, FAST);
     assertReason(Reason.DECRYPTION_FAILED, () -> EncryptedJwks.decrypt(withHeader(jwe, h -> {
-      byte[] salt = D64.decode(h.get("p2s").textValue());
+      byte[] salt = D64.decode(h.get("p2s").stringValue());
       salt[0] ^= 1;
       h.put("p2s", B64.encodeToString(salt));
     }), PASSWORD));

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySet;
@@ -70,7 +70,7 @@ class PemKeysTest {
   }
 
   static String privateMember(TokenKey k) throws IOException {
-    return new ObjectMapper().readTree(k.toJwkWithSecrets()).get("d").textValue();
+    return new ObjectMapper().readTree(k.toJwkWithSecrets()).get("d").stringValue();
   }
 
   // ---- accepted -----------------------------------------------------------------------------

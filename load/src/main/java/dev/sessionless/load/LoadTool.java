@@ -1,7 +1,7 @@
 package dev.sessionless.load;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.SerializationFeature;
 import dev.sessionless.load.internal.Charts;
 import dev.sessionless.load.internal.Cluster;
 import dev.sessionless.load.internal.Faults;
@@ -177,7 +177,8 @@ public final class LoadTool {
     comparePeak();
     Files.createDirectories(options.out);
     Path jsonFile = options.out.resolve(base + ".json");
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(jsonFile.toFile(), json);
+    tools.jackson.databind.json.JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
+        .writeValue(jsonFile.toFile(), json);
     if (!fits.isEmpty()) {
       Path png = options.out.resolve(base + "-usl.png");
       Charts.usl("Throughput vs concurrency, fitted USL (" + jdk + ", " + commit + ")", fits, png);

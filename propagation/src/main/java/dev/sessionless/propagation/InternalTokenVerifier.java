@@ -1,8 +1,8 @@
 package dev.sessionless.propagation;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
@@ -131,8 +131,8 @@ public final class InternalTokenVerifier {
     try {
       byte[] payload = Base64.getUrlDecoder().decode(token.substring(a + 1, b));
       JsonNode iss = PEEK.readTree(payload).get("iss");
-      return iss != null && iss.isTextual() ? iss.asText() : "";
-    } catch (IOException | RuntimeException e) {
+      return iss != null && iss.isString() ? iss.asString() : "";
+    } catch (RuntimeException e) {
       throw new TokenException(Reason.MALFORMED, "the token's payload is not base64url JSON");
     }
   }

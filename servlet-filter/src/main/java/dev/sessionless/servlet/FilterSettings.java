@@ -1,10 +1,8 @@
 package dev.sessionless.servlet;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.TokenCodec;
-import dev.sessionless.core.internal.Json;
 import dev.sessionless.servlet.internal.AttributeCodec;
 import dev.sessionless.servlet.internal.Carrier;
 import dev.sessionless.servlet.internal.CookieCarrier;
@@ -72,9 +70,9 @@ final class FilterSettings {
       throw new IllegalStateException("keys are required");
     }
     Clock c = b.clock == null ? Clock.systemUTC() : b.clock;
-    // Jackson's default factory recycles buffers per thread: each worker thread would keep a
-    // webapp-loaded BufferRecycler after undeploy (RedeployLeakTest). Core's plain factory does not.
-    ObjectMapper m = b.mapper == null ? JsonMapper.builder(Json.plainFactory()).build() : b.mapper;
+    // The default mapper's factory recycles buffers through a shared pool, not per thread: each
+    // worker thread would otherwise keep a webapp-loaded BufferRecycler after undeploy (RedeployLeakTest).
+    StateMapper m = b.mapper == null ? StateMapper.defaults() : b.mapper;
     Duration inactive = b.maxInactive == null ? Duration.ofMinutes(30) : b.maxInactive;
     // Every token the filter writes lives at most the absolute lifetime, so bounding that by the
     // codec's own limit means no write can ask for a lifetime the codec refuses (a 500 mid-request).
@@ -117,7 +115,7 @@ final class FilterSettings {
       carrier = new CookieCarrier(name, cookiePath(b, name), b.cookieDomain,
           b.cookieMaxAge == null ? -1 : b.cookieMaxAge.getSeconds(), site, chunks, secure(b, name, site));
     }
-    TokenCodec.Builder codec = TokenCodec.builder().keys(b.keys).clock(c).objectMapper(m)
+    TokenCodec.Builder codec = TokenCodec.builder().keys(b.keys).clock(c).stateMapper(m)
         .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength()).listener(b.listener);
     if (b.algorithm != null) {
       codec.algorithm(b.algorithm);

@@ -1,11 +1,11 @@
 package dev.sessionless.servlet;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionlessListener;
+import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.servlet.internal.FilterRun;
 import dev.sessionless.servlet.internal.RequestSession;
@@ -288,7 +288,7 @@ public final class SessionlessFilter implements Filter {
     String issuer;
     String audience;
     Clock clock;
-    ObjectMapper mapper;
+    StateMapper mapper;
     final Set<Class<?>> types = new LinkedHashSet<>();
     Duration maxInactive;
     Duration absoluteLifetime;
@@ -350,11 +350,13 @@ public final class SessionlessFilter implements Filter {
     }
 
     /**
-     * The Jackson mapper for attribute values; a plain {@code JsonMapper} if not set. Never enable
-     * default typing.
+     * How attribute values become JSON and back; {@link StateMapper#defaults()} (Jackson 3) if
+     * not set. Pass {@code JacksonStateMapper.of(yourJsonMapper)} to bring your own Jackson 3
+     * configuration, or {@code Jackson2StateMapper.of(yourObjectMapper)} on Jackson 2. A mapper
+     * with default typing is refused, and so is any registered type it could read polymorphically.
      */
-    public Builder objectMapper(ObjectMapper mapper) {
-      once(this.mapper, "objectMapper");
+    public Builder stateMapper(StateMapper mapper) {
+      once(this.mapper, "stateMapper");
       this.mapper = Objects.requireNonNull(mapper, "mapper");
       return this;
     }

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
+import dev.sessionless.core.jackson.JacksonStateMapper;
+import dev.sessionless.core.jackson2.Jackson2StateMapper;
+import tools.jackson.databind.DefaultTyping;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
@@ -88,10 +90,34 @@ class AttributeTypeSafetyTest {
 
   @Test
   void mapperWithDefaultTypingIsRefused() {
-    ObjectMapper typed = JsonMapper.builder().activateDefaultTyping(
+    JsonMapper typed = JsonMapper.builder().activateDefaultTyping(
         BasicPolymorphicTypeValidator.builder().allowIfBaseType(Object.class).build(),
-        ObjectMapper.DefaultTyping.NON_FINAL).build();
-    assertRefused(valid().objectMapper(typed), "default typing");
+        DefaultTyping.NON_FINAL).build();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JacksonStateMapper.of(typed));
+    assertTrue(e.getMessage().contains("default typing"), e.getMessage());
+  }
+
+  @Test
+  void jackson2MapperWithDefaultTypingIsRefused() {
+    com.fasterxml.jackson.databind.ObjectMapper typed = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+        .activateDefaultTyping(com.fasterxml.jackson.databind.jsontype.BasicPolymorphicTypeValidator.builder()
+            .allowIfBaseType(Object.class).build(),
+            com.fasterxml.jackson.databind.ObjectMapper.DefaultTyping.NON_FINAL).build();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Jackson2StateMapper.of(typed));
+    assertTrue(e.getMessage().contains("default typing"), e.getMessage());
+  }
+
+  @Test
+  void theJackson2AdapterRefusesTheSameAttributeTypes() {
+    SessionlessFilter.Builder b = valid()
+        .stateMapper(Jackson2StateMapper.of(new com.fasterxml.jackson.databind.ObjectMapper()));
+    assertRefused(b.attributeTypes(ClassTyped.class), ClassTyped.class.getName(), "CLASS");
+  }
+
+  @Test
+  void anApplicationsJackson3MapperStillHasItsAttributeTypesChecked() {
+    SessionlessFilter.Builder b = valid().stateMapper(JacksonStateMapper.of(JsonMapper.builder().build()));
+    assertRefused(b.attributeTypes(MinimalClassProperty.class), "'pet'", "MINIMAL_CLASS");
   }
 
   @Test

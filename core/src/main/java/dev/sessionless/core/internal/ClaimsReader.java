@@ -1,10 +1,10 @@
 package dev.sessionless.core.internal;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenException.Reason;
-import java.io.IOException;
+import tools.jackson.core.JacksonException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,7 +63,7 @@ public final class ClaimsReader {
       int seen = 0;
       List<String> others = null;
       JsonToken t;
-      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+      while ((t = p.nextToken()) == JsonToken.PROPERTY_NAME) {
         String name = p.currentName();
         int bit = bit(name);
         if (bit != 0) {
@@ -145,7 +145,7 @@ public final class ClaimsReader {
                 }
               }
             } else {
-              p.getText(); // reads the whole value, so the location below is its end
+              p.getString(); // reads the whole value, so the location below is its end
             }
             int end = (int) p.currentLocation().getByteOffset();
             if (out.others == null) {
@@ -161,7 +161,7 @@ public final class ClaimsReader {
       if (p.nextToken() != null) {
         throw malformed("the payload has data after its JSON object");
       }
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       throw new TokenException(Reason.MALFORMED, "the payload is not valid JSON", e);
     }
   }
@@ -195,21 +195,21 @@ public final class ClaimsReader {
     }
   }
 
-  private static String checkedText(JsonParser p, String name) throws IOException {
-    String s = p.getText();
+  private static String checkedText(JsonParser p, String name) {
+    String s = p.getString();
     if (!Utf8.hasNoLoneSurrogate(s)) {
       throw malformed("the claim '" + name + "' holds an unpaired surrogate");
     }
     return s;
   }
 
-  private static boolean textEquals(JsonParser p, char[] expected) throws IOException {
-    int n = p.getTextLength();
+  private static boolean textEquals(JsonParser p, char[] expected) {
+    int n = p.getStringLength();
     if (n != expected.length) {
       return false;
     }
-    char[] chars = p.getTextCharacters();
-    int off = p.getTextOffset();
+    char[] chars = p.getStringCharacters();
+    int off = p.getStringOffset();
     for (int i = 0; i < n; i++) {
       if (chars[off + i] != expected[i]) {
         return false;
@@ -218,7 +218,7 @@ public final class ClaimsReader {
     return true;
   }
 
-  private static long numericDate(JsonParser p, JsonToken v, String name) throws IOException {
+  private static long numericDate(JsonParser p, JsonToken v, String name) {
     if (v != JsonToken.VALUE_NUMBER_INT) {
       throw malformed("the claim '" + name + "' is not an integer NumericDate");
     }

@@ -1,10 +1,10 @@
 package dev.sessionless.core.internal;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenException.Reason;
-import java.io.IOException;
+import tools.jackson.core.JacksonException;
 
 /**
  * Reads a JOSE header the key set did not write itself (the slow path): decodes it strictly,
@@ -44,7 +44,7 @@ public final class HeaderParser {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new TokenException(Reason.MALFORMED, "the header is not a JSON object");
       }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
+      while (p.nextToken() == JsonToken.PROPERTY_NAME) {
         String name = p.currentName();
         JsonToken v = p.nextToken();
         switch (name) {
@@ -76,17 +76,17 @@ public final class HeaderParser {
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
         throw new TokenException(Reason.MALFORMED, "the header has data after its JSON object");
       }
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       throw new TokenException(Reason.MALFORMED, "the header is not valid JSON", e);
     }
     return h;
   }
 
-  private static String string(JsonParser p, JsonToken v, String name) throws IOException {
+  private static String string(JsonParser p, JsonToken v, String name) {
     if (v != JsonToken.VALUE_STRING) {
       throw new TokenException(Reason.MALFORMED, "the header member " + name + " is not a string");
     }
-    String s = p.getText();
+    String s = p.getString();
     if (!Utf8.hasNoLoneSurrogate(s)) {
       throw new TokenException(Reason.MALFORMED, "the header member " + name + " holds an unpaired surrogate");
     }

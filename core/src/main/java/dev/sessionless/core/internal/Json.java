@@ -1,10 +1,9 @@
 package dev.sessionless.core.internal;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.util.JsonRecyclerPools;
 
 /**
  * The JSON factories the token reader and writer use. None uses Jackson's default per-thread
@@ -23,6 +22,7 @@ public final class Json {
           .streamReadConstraints(
               StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(64).build())
           .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+          .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
           .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
           .build();
 
@@ -43,10 +43,6 @@ public final class Json {
    */
   public static JsonFactory plainFactory() {
     return JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
-  }
-
-  static {
-    STRICT.disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
   }
 
   /**

@@ -1,11 +1,10 @@
 package dev.sessionless.core.internal;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The Jackson mapper for JWK and JWKS documents (off the hot path): strict about duplicates. */
 public final class JwkJson {
@@ -25,7 +24,7 @@ public final class JwkJson {
   public static JsonNode readTree(String json, String what) {
     try {
       return MAPPER.readTree(json);
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       throw new IllegalArgumentException("the " + what + " is not valid JSON (or repeats a member)");
     }
   }
@@ -37,8 +36,8 @@ public final class JwkJson {
   public static String write(JsonNode node) {
     try {
       return MAPPER.writeValueAsString(node);
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing a JWK to memory failed", e);
+    } catch (JacksonException e) {
+      throw new IllegalStateException("writing a JWK to memory failed", e);
     }
   }
 

@@ -1,10 +1,10 @@
 package dev.sessionless.core.internal;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenException.Reason;
-import java.io.IOException;
+import tools.jackson.core.JacksonException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -130,7 +130,7 @@ public final class StateIndex {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw bad();
       }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
+      while (p.nextToken() == JsonToken.PROPERTY_NAME) {
         String name = p.currentName();
         if (!Utf8.hasNoLoneSurrogate(name) || name.isEmpty() || name.length() > MAX_NAME) {
           throw bad(); // a name Claims.Builder#put refuses could not be carried on by toClaims()
@@ -144,21 +144,21 @@ public final class StateIndex {
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
         throw bad();
       }
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       throw new TokenException(Reason.MALFORMED, "the token's state is not valid JSON", e);
     }
     return new StateIndex(null, null, Collections.unmodifiableMap(spans));
   }
 
-  private static void walk(JsonParser p, JsonToken t) throws IOException {
+  private static void walk(JsonParser p, JsonToken t) {
     int depth = 0;
     do {
       if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
         depth++;
       } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
         depth--;
-      } else if (t == JsonToken.VALUE_STRING || t == JsonToken.FIELD_NAME) {
-        if (!Utf8.hasNoLoneSurrogate(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())) {
+      } else if (t == JsonToken.VALUE_STRING || t == JsonToken.PROPERTY_NAME) {
+        if (!Utf8.hasNoLoneSurrogate(p.getStringCharacters(), p.getStringOffset(), p.getStringLength())) {
           throw bad();
         }
       } else if (t == null) {

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
@@ -34,7 +34,7 @@ class NoSecretsInOutputTest {
     for (JsonNode k : new ObjectMapper().readTree(keys.toJwksWithSecrets()).get("keys")) {
       for (String member : List.of("k", "d")) {
         if (k.has(member)) {
-          out.add(k.get(member).asText());
+          out.add(k.get(member).asString());
         }
       }
     }

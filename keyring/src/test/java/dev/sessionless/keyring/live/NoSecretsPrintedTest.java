@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
@@ -50,7 +50,7 @@ class NoSecretsPrintedTest {
     for (JsonNode k : JSON.readTree(keys.toJwksWithSecrets()).get("keys")) {
       for (String member : List.of("k", "d")) {
         if (k.has(member)) {
-          secrets.add(k.get(member).asText());
+          secrets.add(k.get(member).asString());
         }
       }
     }
@@ -130,9 +130,9 @@ class NoSecretsPrintedTest {
         Await.until(() -> keyring.status().sources().get(0).failures() >= 2, () -> "the short key refused");
         JsonNode es = JSON.readTree(KeySet.of(TokenKey.generate("mismatch", Algorithm.ES256)).toJwksWithSecrets());
         String foreignD = JSON.readTree(KeySet.of(TokenKey.generate("x", Algorithm.ES256)).toJwksWithSecrets())
-            .get("keys").get(0).get("d").asText();
+            .get("keys").get(0).get("d").asString();
         secrets.add(foreignD);
-        ((com.fasterxml.jackson.databind.node.ObjectNode) es.get("keys").get(0)).put("d", foreignD);
+        ((tools.jackson.databind.node.ObjectNode) es.get("keys").get(0)).put("d", foreignD);
         Files.writeString(file, es.toString());
         Await.until(() -> keyring.status().sources().get(0).failures() >= 3, () -> "the mismatched key refused");
         printState(keyring);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySet;
@@ -69,7 +69,7 @@ class VerifyOnlySourcesTest {
   }
 
   static String secretOf(TokenKey k) throws IOException {
-    return JSON.readTree(k.toJwkWithSecrets()).path(k.algorithm().isSymmetric() ? "k" : "d").asText();
+    return JSON.readTree(k.toJwkWithSecrets()).path(k.algorithm().isSymmetric() ? "k" : "d").asString();
   }
 
   @Test

@@ -1,8 +1,6 @@
 package dev.sessionless.servlet.internal;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import java.io.IOException;
+import dev.sessionless.core.StateMapper;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
@@ -39,10 +37,9 @@ public final class AttributeCodec {
   private static final List<String> SCALAR_TAGS = List.of("s", "i", "l", "h", "b", "d", "f", "z", "c",
       "I", "D");
 
-  private final ObjectMapper mapper;
+  private final StateMapper mapper;
   private final Map<String, Class<?>> byName;
   private final Map<Class<?>, String> tags;
-  private final Map<Class<?>, ObjectReader> readers;
   private final Set<Class<?>> registered;
 
   /** Deepest nesting of lists and maps accepted in one attribute value. */
@@ -51,11 +48,11 @@ public final class AttributeCodec {
   /**
    * A codec using {@code mapper} that also accepts exactly the {@code registered} classes.
    *
-   * @throws IllegalArgumentException if the mapper has default typing enabled, or a registered
-   *     type could make Jackson pick a class from the JSON (see {@link TypeSafety})
+   * @throws IllegalArgumentException if a registered type could make the mapper pick a class
+   *     from the JSON (see {@link StateMapper#checkTypes})
    */
-  public AttributeCodec(ObjectMapper mapper, Set<Class<?>> registered) {
-    TypeSafety.check(mapper, registered);
+  public AttributeCodec(StateMapper mapper, Set<Class<?>> registered) {
+    mapper.checkTypes(Set.copyOf(registered));
     this.mapper = mapper;
     this.registered = Set.copyOf(registered);
     Map<String, Class<?>> m = new HashMap<>();
@@ -92,11 +89,6 @@ public final class AttributeCodec {
     }
     this.byName = Collections.unmodifiableMap(m);
     this.tags = Collections.unmodifiableMap(t);
-    Map<Class<?>, ObjectReader> r = new HashMap<>();
-    for (Class<?> c : t.keySet()) {
-      r.put(c, mapper.readerFor(c));
-    }
-    this.readers = Collections.unmodifiableMap(r);
   }
 
   /** The tag written for values of {@code type}, a type {@link #resolve} returned. */
@@ -108,13 +100,13 @@ public final class AttributeCodec {
    * Reads the JSON at {@code bytes[off, off + len)} as {@code type}, a type {@link #resolve}
    * returned; {@code null} for JSON {@code null}.
    *
-   * @throws IOException or a runtime exception if the JSON does not read as {@code type}
+   * @throws RuntimeException if the JSON does not read as {@code type}
    */
-  Object read(Class<?> type, byte[] bytes, int off, int len) throws IOException {
-    return readers.get(type).readValue(bytes, off, len);
+  Object read(Class<?> type, byte[] bytes, int off, int len) {
+    return mapper.read(bytes, off, len, type);
   }
 
-  ObjectMapper mapper() {
+  StateMapper mapper() {
     return mapper;
   }
 
@@ -195,9 +187,9 @@ public final class AttributeCodec {
   byte[] checkedJson(String name, Object value, String typeName) {
     Class<?> type = byName.get(typeName);
     try {
-      byte[] json = mapper.writeValueAsBytes(value);
-      Object back = readers.get(type).readValue(json);
-      byte[] again = mapper.writeValueAsBytes(back);
+      byte[] json = mapper.write(value);
+      Object back = mapper.read(json, 0, json.length, type);
+      byte[] again = mapper.write(back);
       boolean jdk = !registered.contains(type);
       if (!Arrays.equals(json, again) || (jdk && !value.equals(back))) {
         throw new IllegalArgumentException("session attribute '" + name + "' of type "
@@ -205,7 +197,7 @@ public final class AttributeCodec {
             + " as something else): store a type Jackson writes and reads faithfully");
       }
       return json;
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       if (e instanceof IllegalArgumentException && e.getMessage() != null
           && e.getMessage().startsWith("session attribute")) {
         throw (IllegalArgumentException) e;
@@ -222,8 +214,8 @@ public final class AttributeCodec {
   boolean writesSame(Object value, byte[] json, int off, int len) {
     SameBytes out = new SameBytes(json, off, len);
     try {
-      mapper.writeValue(out, value);
-    } catch (IOException | RuntimeException e) {
+      mapper.writeTo(value, out);
+    } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalStateException("a session attribute of type " + value.getClass().getName()
           + " can no longer be written as JSON", e);
     }
@@ -270,8 +262,8 @@ public final class AttributeCodec {
   /** The JSON of a value already accepted; {@code null} if it can no longer be written. */
   byte[] json(Object value) {
     try {
-      return mapper.writeValueAsBytes(value);
-    } catch (IOException | RuntimeException e) {
+      return mapper.write(value);
+    } catch (RuntimeException e) {
       throw new IllegalStateException("a session attribute of type " + value.getClass().getName()
           + " can no longer be written as JSON", e);
     }

@@ -1,6 +1,6 @@
 package dev.sessionless.servlet.internal;
 
-import com.fasterxml.jackson.databind.util.RawValue;
+import dev.sessionless.core.internal.RawJson;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenException;
@@ -421,10 +421,10 @@ public final class RequestSession {
       TokenHttpSession.Entry entry = e.getValue();
       tags.put(e.getKey(), settings.attributes.tag(entry.type));
       if (entry.loaded) {
-        b.put(e.getKey(), new RawValue(new String(s.jsonToWrite(entry), StandardCharsets.UTF_8)));
+        b.put(e.getKey(), new RawJson(new String(s.jsonToWrite(entry), StandardCharsets.UTF_8)));
       }
     }
-    b.put(META, new RawValue(StoredState.metaJson(s.created, s.maxInactive, tags)));
+    b.put(META, new RawJson(StoredState.metaJson(s.created, s.maxInactive, tags)));
     String text = settings.codec.encode(b.build());
     if (!install(req, raw, text)) {
       return;

@@ -1,18 +1,18 @@
 package dev.sessionless.servlet.internal;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.io.JsonStringEncoder;
+import tools.jackson.core.util.JsonRecyclerPools;
+import tools.jackson.core.JacksonException;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.StateAccess;
 import dev.sessionless.core.internal.StateIndex;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -85,7 +85,7 @@ final class StoredState {
     }
     try (JsonParser p = META_READER.createParser(bytes, meta[0], meta[1] - meta[0])) {
       s.readMeta(p, p.nextToken());
-    } catch (IOException e) {
+    } catch (JacksonException e) {
       throw new TokenException(Reason.MALFORMED, "the session metadata is not valid JSON", e);
     }
     // Exactly the stored attributes: every tag names one (never the metadata), one per attribute.
@@ -100,14 +100,14 @@ final class StoredState {
     return s;
   }
 
-  private void readMeta(JsonParser p, JsonToken t) throws IOException {
+  private void readMeta(JsonParser p, JsonToken t) {
     if (t != JsonToken.START_OBJECT) {
       throw bad("the session metadata is not an object");
     }
     boolean c = false;
     boolean m = false;
     boolean ty = false;
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
+    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
       String key = p.currentName();
       JsonToken v = p.nextToken();
       if (key.equals("c")) {
@@ -128,7 +128,7 @@ final class StoredState {
     }
   }
 
-  private static long integer(JsonParser p, JsonToken v, long min, long max) throws IOException {
+  private static long integer(JsonParser p, JsonToken v, long min, long max) {
     if (v != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
       throw bad("a session metadata number is not an integer");
     }
@@ -139,17 +139,17 @@ final class StoredState {
     return n;
   }
 
-  private void readTypes(JsonParser p, JsonToken t) throws IOException {
+  private void readTypes(JsonParser p, JsonToken t) {
     if (t != JsonToken.START_OBJECT) {
       throw bad("the recorded types are not an object");
     }
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
+    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
       String name = p.currentName();
       checkName(name);
       if (p.nextToken() != JsonToken.VALUE_STRING) {
         throw bad("a recorded type is not a string");
       }
-      String tag = p.getText();
+      String tag = p.getString();
       if (!noLoneSurrogate(tag)) {
         throw bad("a recorded type is not valid text");
       }

@@ -184,7 +184,7 @@ final class TokenHttpSession implements HttpSession {
     Object value;
     try {
       value = codec.read(e.type, e.json, e.off, e.len);
-    } catch (IOException | RuntimeException ex) {
+    } catch (RuntimeException ex) {
       // Never keep or log the message: it may quote the stored value.
       e.failure = ex.getClass().getSimpleName();
       return false;

@@ -3,7 +3,7 @@ package dev.sessionless.servlet.internal;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.sessionless.core.StateMapper;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** Attribute values the codec refuses with a clear error instead of failing deep inside. */
 class AttributeCodecTest {
-  private final AttributeCodec codec = new AttributeCodec(JsonMapper.builder().build(), Set.of());
+  private final AttributeCodec codec = new AttributeCodec(StateMapper.defaults(), Set.of());
 
   @Test
   void cyclicListIsAClearErrorNamingTheAttribute() {

@@ -3,7 +3,7 @@ package dev.sessionless.servlet.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.sessionless.core.StateMapper;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +24,7 @@ class TypeTagTest {
   /** A registered type whose simple name is a JDK tag. */
   record s(String v) {}
 
-  private final AttributeCodec codec = new AttributeCodec(JsonMapper.builder().build(),
+  private final AttributeCodec codec = new AttributeCodec(StateMapper.defaults(),
       Set.of(Cart.class, Outer.Cart.class, Item.class, s.class));
 
   @Test

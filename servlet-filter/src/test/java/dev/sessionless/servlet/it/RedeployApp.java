@@ -22,7 +22,7 @@ public final class RedeployApp extends HttpServlet {
   private static final ThreadLocal<Object> PARKED = new ThreadLocal<>();
   private static final String[] LIBRARIES = {
     "dev.sessionless.servlet.SessionlessFilter", "dev.sessionless.core.TokenCodec",
-    "dev.sessionless.keyring.Keyring", "com.fasterxml.jackson.databind.ObjectMapper",
+    "dev.sessionless.keyring.Keyring", "tools.jackson.databind.ObjectMapper",
     "com.github.benmanes.caffeine.cache.Caffeine", "org.bouncycastle.crypto.CryptoServicesRegistrar"
   };
   private transient boolean park;

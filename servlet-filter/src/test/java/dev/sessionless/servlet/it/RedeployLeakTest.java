@@ -77,7 +77,7 @@ class RedeployLeakTest {
   private static final int WORKERS = 4;
   private static final String[] FILTERS = {"hs", "HS256", "enc", "dir", "es", "ES256"};
   private static final String[] HIDDEN = {
-    "dev.sessionless.", "com.fasterxml.jackson.", "com.github.benmanes.caffeine.", "org.bouncycastle."
+    "dev.sessionless.", "com.fasterxml.jackson.", "tools.jackson.", "com.github.benmanes.caffeine.", "org.bouncycastle."
   };
 
   @TempDir static Path dir;
@@ -263,7 +263,7 @@ class RedeployLeakTest {
         + System.getProperty("jdk.module.path", "");
     for (String entry : path.split(java.io.File.pathSeparator)) {
       String e = entry.replace('\\', '/');
-      if (e.endsWith(".jar") && (e.contains("/com/fasterxml/jackson/core/")
+      if (e.endsWith(".jar") && (e.contains("/com/fasterxml/jackson/core/") || e.contains("/tools/jackson/")
           || e.contains("/com/github/ben-manes/caffeine/") || e.contains("/org/bouncycastle/"))) {
         sources.add(Path.of(entry));
       }

@@ -3,6 +3,8 @@ package dev.sessionless.spring.boot;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
+import dev.sessionless.core.StateMapper;
+import dev.sessionless.core.jackson.JacksonStateMapper;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.SessionlessFilter;
 import dev.sessionless.spring.boot.internal.KeyringFactory;
@@ -28,6 +30,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Makes every {@code HttpSession} of a servlet application a token: a live {@link Keyring}
@@ -39,11 +42,16 @@ import org.springframework.util.ClassUtils;
  * FilterRegistrationBean} named {@code sessionlessFilterRegistration}. The keyring made here is
  * closed with the application context.
  *
+ * <p>Session attributes are written and read with the application's own Jackson 3 {@code
+ * JsonMapper} bean (Boot's, with its modules, naming strategy and date settings) when there is
+ * one, else with Sessionless's default; an application that defines a {@link StateMapper} bean
+ * (e.g. {@code Jackson2StateMapper.of(objectMapper)}) uses that instead.
+ *
  * <p>Startup fails, with a message naming what to set or remove, when no key source is
  * configured or when Spring Session's {@code SessionRepositoryFilter} is present too (two
  * session mechanisms cannot share the requests: pick one).
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({SessionlessFilter.class, FilterRegistrationBean.class})
 @ConditionalOnBooleanProperty(name = "sessionless.enabled", matchIfMissing = true)
@@ -68,6 +76,18 @@ public class SessionlessAutoConfiguration {
   }
 
   /**
+   * How session attributes become JSON: the application's own Jackson 3 {@code JsonMapper} bean
+   * if it has one (rebuilt only to refuse trailing data; refused if it enables default typing),
+   * else the default {@link StateMapper}.
+   */
+  @Bean
+  @ConditionalOnMissingBean(StateMapper.class)
+  public StateMapper sessionlessStateMapper(ObjectProvider<JsonMapper> jsonMapper) {
+    JsonMapper app = jsonMapper.getIfUnique();
+    return app == null ? StateMapper.defaults() : JacksonStateMapper.of(app);
+  }
+
+  /**
    * The filter, configured from {@code sessionless.*}, then {@code server.servlet.session.*}
    * where those are unset, then every {@link SessionlessFilterCustomizer}. Logs a warning naming
    * each {@code server.servlet.session.*} property set that token sessions do not honour.
@@ -75,13 +95,14 @@ public class SessionlessAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean(SessionlessFilter.class)
   public SessionlessFilter sessionlessFilter(SessionlessProperties properties, KeySource keys,
-      Environment environment, ObjectProvider<SessionlessFilterCustomizer> customizers) {
+      StateMapper stateMapper, Environment environment,
+      ObjectProvider<SessionlessFilterCustomizer> customizers) {
     ServerSessionSettings server = ServerSessionSettings.of(environment);
     for (String name : server.unmapped()) {
       LOG.warn(name + " is set but does not apply to Sessionless token sessions; see the"
           + " sessionless.* properties (the session lives in a token, not in the container)");
     }
-    SessionlessFilter.Builder b = SessionlessFilter.builder().keys(keys)
+    SessionlessFilter.Builder b = SessionlessFilter.builder().keys(keys).stateMapper(stateMapper)
         .algorithm(algorithm(properties.getAlgorithm()))
         .issuer(properties.getIssuer())
         .audience(properties.getAudience() != null ? properties.getAudience()

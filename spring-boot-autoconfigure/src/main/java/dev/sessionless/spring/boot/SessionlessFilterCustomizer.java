@@ -4,7 +4,8 @@ import dev.sessionless.servlet.SessionlessFilter;
 
 /**
  * A bean that adjusts the auto-configured {@link SessionlessFilter} before it is built, for the
- * options properties cannot express (a Jackson 2 {@code ObjectMapper}, a clock). Every
+ * options properties cannot express (a clock, a listener; the JSON mapper comes from a {@code
+ * StateMapper} bean or the application's {@code JsonMapper}). Every
  * customizer bean is applied, in {@code @Order}; an option the properties already set cannot be
  * set again (the builder refuses it).
  */

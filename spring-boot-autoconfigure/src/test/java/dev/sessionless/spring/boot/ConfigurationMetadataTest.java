@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.io.InputStream;
@@ -25,7 +25,7 @@ class ConfigurationMetadataTest {
     }
     Map<String, String> described = new TreeMap<>();
     for (JsonNode p : metadata.get("properties")) {
-      described.put(p.get("name").asText(), p.path("description").asText(""));
+      described.put(p.get("name").asString(), p.path("description").asString(""));
     }
     TreeSet<String> expected = new TreeSet<>();
     walk("sessionless", SessionlessProperties.class, expected);

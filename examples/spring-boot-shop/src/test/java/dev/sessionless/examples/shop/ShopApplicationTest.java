@@ -1,6 +1,8 @@
 package dev.sessionless.examples.shop;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
@@ -71,6 +73,15 @@ class ShopApplicationTest {
 
   private static int port(ConfigurableApplicationContext c) {
     return Integer.parseInt(c.getEnvironment().getProperty("local.server.port"));
+  }
+
+  @Test
+  void theShopRunsWithJackson3AloneNoJackson2Databind() {
+    // The class path the login-and-cart test below runs on: Boot 4's Jackson 3 and nothing of
+    // Jackson 2's databind (the POM neither declares nor excludes it; nothing pulls it in).
+    assertThrows(ClassNotFoundException.class,
+        () -> Class.forName("com.fasterxml.jackson.databind.ObjectMapper"));
+    assertDoesNotThrow(() -> Class.forName("tools.jackson.databind.json.JsonMapper"));
   }
 
   @Test

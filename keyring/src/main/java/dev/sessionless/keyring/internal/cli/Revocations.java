@@ -1,10 +1,5 @@
 package dev.sessionless.keyring.internal.cli;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenCodec;
@@ -28,6 +23,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code keyring revocations}: signs a revocation list (a JSON file of revoked sessions and
@@ -39,7 +40,7 @@ final class Revocations {
   private static final int MAX_LIST_BYTES = 1 << 20;
   static final Duration DEFAULT_VALID_FOR = Duration.ofMinutes(5);
   private static final ObjectMapper JSON = JsonMapper.builder()
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
   private Revocations() {}
@@ -129,15 +130,17 @@ final class Revocations {
       root = JSON.readTree(Files.readString(file));
     } catch (KeyringException e) {
       throw e;
+    } catch (JacksonException e) {
+      throw new KeyringException(Reason.CONFIGURATION, "cannot read the list " + file
+          + ": not JSON (or a member is repeated)");
     } catch (IOException e) {
       throw new KeyringException(Reason.CONFIGURATION, "cannot read the list " + file + ": "
-          + (e instanceof com.fasterxml.jackson.core.JsonProcessingException ? "not JSON (or a member is repeated)"
-              : e.getClass().getSimpleName()));
+          + e.getClass().getSimpleName());
     }
     if (root == null || !root.isObject()) {
       throw bad(file, "the list must be a JSON object with \"sessions\" and/or \"subjects\"");
     }
-    for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+    for (Iterator<String> names = root.propertyNames().iterator(); names.hasNext(); ) {
       String n = names.next();
       if (!n.equals("sessions") && !n.equals("subjects")) {
         throw bad(file, "unknown member \"" + KeyringCli.printable(n) + "\" (only \"sessions\" and \"subjects\")");
@@ -148,7 +151,7 @@ final class Revocations {
       if (!s.isObject()) {
         throw bad(file, "\"sessions\" must map each session id to the instant until which it stays revoked");
       }
-      for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = s.properties().iterator(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         String id = e.getKey();
         if (id.isEmpty() || id.length() > 128) {
@@ -162,7 +165,7 @@ final class Revocations {
       if (!u.isObject()) {
         throw bad(file, "\"subjects\" must map each subject to {\"notBefore\": ..., \"until\": ...}");
       }
-      for (Iterator<Map.Entry<String, JsonNode>> it = u.fields(); it.hasNext(); ) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = u.properties().iterator(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         String subject = e.getKey();
         String where = "subjects." + KeyringCli.printable(subject);
@@ -181,11 +184,11 @@ final class Revocations {
   }
 
   private static Instant instant(Path file, JsonNode v, String where) {
-    if (!v.isTextual()) {
+    if (!v.isString()) {
       throw bad(file, where + " must be an ISO-8601 instant such as \"2026-11-24T10:00:00Z\"");
     }
     try {
-      return Instant.parse(v.asText());
+      return Instant.parse(v.stringValue());
     } catch (DateTimeParseException e) {
       throw bad(file, where + " is not an ISO-8601 instant such as \"2026-11-24T10:00:00Z\"");
     }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySet;
@@ -105,7 +105,7 @@ class KeyringCliTest {
     for (JsonNode k : new ObjectMapper().readTree(keys.toJwksWithSecrets()).get("keys")) {
       for (String m : new String[] {"k", "d"}) {
         if (k.has(m)) {
-          s.add(k.get(m).textValue());
+          s.add(k.get(m).stringValue());
         }
       }
     }

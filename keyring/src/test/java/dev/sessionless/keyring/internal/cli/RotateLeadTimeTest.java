@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import java.io.ByteArrayOutputStream;
@@ -173,7 +173,7 @@ class RotateLeadTimeTest {
     assertEquals(1, r.err.lines().filter(l -> l.startsWith("keyring: error:")).count(), r.err);
     assertEquals(2, r.err.lines().filter(l -> l.startsWith("keyring: note: writing took")).count(), r.err);
     for (var key : new ObjectMapper().readTree(Files.readString(file)).get("keys")) {
-      String secret = key.get("k").asText();
+      String secret = key.get("k").asString();
       assertFalse(r.out.contains(secret) || r.err.contains(secret), "a secret in the output of a failed rotation");
     }
   }

@@ -1,11 +1,11 @@
-package dev.sessionless.servlet.internal;
+package dev.sessionless.core.jackson;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import com.fasterxml.jackson.databind.BeanDescription;
-import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.introspect.Annotated;
-import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.introspect.Annotated;
+import tools.jackson.databind.introspect.BeanPropertyDefinition;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,27 +22,32 @@ import java.util.Set;
  * own introspection, so mix-ins and naming strategies count. Name-based type ids ({@code
  * use = NAME} with {@code @JsonSubTypes}) name a closed set and are allowed.
  */
-final class TypeSafety {
+final class JacksonTypeSafety {
   private static final Set<Class<?>> UNTYPED = Set.of(Object.class, Serializable.class, Comparable.class);
 
-  private TypeSafety() {}
+  private JacksonTypeSafety() {}
+
+  /** @throws IllegalArgumentException if the mapper has default typing activated */
+  static void refuseDefaultTyping(JsonMapper mapper) {
+    JavaType object = mapper.constructType(Object.class);
+    if (mapper.serializationConfig().getDefaultTyper(object) != null
+        || mapper.deserializationConfig().getDefaultTyper(object) != null) {
+      throw new IllegalArgumentException("the JsonMapper has default typing activated, which lets JSON read"
+          + " from a token choose classes to instantiate: give Sessionless a mapper without"
+          + " activateDefaultTyping");
+    }
+  }
 
   /** @throws IllegalArgumentException naming the mapper setting or the type and property at fault */
-  static void check(ObjectMapper mapper, Set<Class<?>> registered) {
-    JavaType object = mapper.constructType(Object.class);
-    if (mapper.getSerializationConfig().getDefaultTyper(object) != null
-        || mapper.getDeserializationConfig().getDefaultTyper(object) != null) {
-      throw new IllegalArgumentException("the ObjectMapper has default typing enabled, which lets JSON read"
-          + " from a token choose classes to instantiate: give the filter a mapper without"
-          + " activateDefaultTyping/enableDefaultTyping");
-    }
+  static void check(JsonMapper mapper, Set<Class<?>> registered) {
+    refuseDefaultTyping(mapper);
     Set<Class<?>> seen = new HashSet<>();
     for (Class<?> type : registered) {
       walk(mapper, mapper.constructType(type), type.getName(), type, seen);
     }
   }
 
-  private static void walk(ObjectMapper mapper, JavaType t, String where, Class<?> root, Set<Class<?>> seen) {
+  private static void walk(JsonMapper mapper, JavaType t, String where, Class<?> root, Set<Class<?>> seen) {
     if (t.isContainerType() || t.isReferenceType()) {
       if (t.getKeyType() != null) {
         walk(mapper, t.getKeyType(), where + " (map key)", root, seen);
@@ -57,11 +62,12 @@ final class TypeSafety {
           + " picks a class from the JSON: declare a concrete type");
     }
     if (raw.isPrimitive() || raw.isEnum() || raw.getName().startsWith("java.")
-        || raw.getName().startsWith("com.fasterxml.jackson.") || !seen.add(raw)) {
+        || raw.getName().startsWith("com.fasterxml.jackson.")
+        || raw.getName().startsWith("tools.jackson.") || !seen.add(raw)) {
       return;
     }
-    List<BeanDescription> views = List.of(mapper.getSerializationConfig().introspect(t),
-        mapper.getDeserializationConfig().introspect(t));
+    List<BeanDescription> views = List.of(mapper._serializationContext().introspectBeanDescription(t),
+        mapper._deserializationContext().introspectBeanDescription(t));
     refuseClassIds(views.get(0).getClassInfo(), "attribute type " + root.getName() + ": "
         + (raw == root ? "the class" : where + " (" + raw.getName() + ")"));
     for (BeanDescription view : views) {

@@ -1,0 +1,200 @@
+package dev.sessionless.core.jackson;
+
+import dev.sessionless.core.StateMapper;
+import dev.sessionless.core.internal.Json;
+import java.lang.reflect.Type;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.databind.DeserializationConfig;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The Jackson 3 {@link StateMapper}: {@link #defaults()} (what every builder uses unless given
+ * another), or {@link #of} an application's own {@code JsonMapper}, so its modules, naming
+ * strategy and date handling reach the state values.
+ *
+ * <p>An application's mapper is used as it is, except that it is rebuilt to refuse trailing data
+ * after a value; one with default typing activated is refused (it would let JSON read from a
+ * token choose the class to instantiate), and {@link #checkTypes} refuses attribute types
+ * annotated for class-name typing.
+ */
+public final class JacksonStateMapper implements StateMapper {
+  /** The most {@code ObjectReader}s one mapper keeps; readers for further types are made per read. */
+  static final int MAX_READERS = 256;
+
+  /** Final JDK value types: the only candidates for {@link #readsPlainly}. */
+  private static final Set<Class<?>> IMMUTABLE = Set.of(String.class, Boolean.class, Integer.class,
+      Long.class, Short.class, Byte.class, Double.class, Float.class, Character.class,
+      BigInteger.class, BigDecimal.class);
+
+  private static final JacksonStateMapper DEFAULTS = new JacksonStateMapper(
+      // Jackson 2's defaults: the state JSON stays what earlier versions wrote and read (no
+      // alphabetical sorting, no failing on null for primitives). The shared recycler pool keeps
+      // nothing per thread (see Json.plainFactory).
+      JsonMapper.builder(Json.plainFactory())
+          .configureForJackson2()
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build());
+
+  /** The deserializers a plain mapper uses for {@link #IMMUTABLE}, made lazily. */
+  private static volatile Map<Class<?>, ValueDeserializer<Object>> standard;
+
+  private final JsonMapper mapper;
+  private final ConcurrentHashMap<Type, ObjectReader> readers = new ConcurrentHashMap<>();
+  private final int maxReaders;
+  private final ReadLimits limits;
+  /** The types of {@link #IMMUTABLE} this mapper reads with the standard deserializer; lazy. */
+  private volatile Set<Class<?>> plain;
+
+  private JacksonStateMapper(JsonMapper mapper) {
+    this(mapper, MAX_READERS);
+  }
+
+  JacksonStateMapper(JsonMapper mapper, int maxReaders) {
+    this.mapper = mapper;
+    this.maxReaders = maxReaders;
+    StreamReadConstraints c = mapper.tokenStreamFactory().streamReadConstraints();
+    long doc = c.getMaxDocumentLength();
+    this.limits = new ReadLimits(c.getMaxStringLength(), c.getMaxNumberLength(),
+        doc <= 0 ? Long.MAX_VALUE : doc);
+  }
+
+  /** The default mapper: Jackson 3 with Jackson 2's defaults, refusing trailing data, no polymorphic typing. */
+  public static JacksonStateMapper defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * A state mapper using the application's own Jackson 3 mapper (e.g. Spring Boot's), rebuilt to
+   * refuse trailing data after a value.
+   *
+   * @throws IllegalArgumentException if the mapper has default typing activated
+   */
+  public static JacksonStateMapper of(JsonMapper mapper) {
+    Objects.requireNonNull(mapper, "mapper");
+    JacksonTypeSafety.refuseDefaultTyping(mapper);
+    return new JacksonStateMapper(
+        mapper.rebuild().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build());
+  }
+
+  @Override
+  public byte[] write(Object value) {
+    return mapper.writeValueAsBytes(value);
+  }
+
+  @Override
+  public void writeTo(Object value, java.io.OutputStream out) {
+    mapper.writeValue(out, value);
+  }
+
+  @Override
+  public Object read(byte[] json, int off, int len, Type type) {
+    return readerFor(type).readValue(json, off, len);
+  }
+
+  @Override
+  public void checkTypes(Set<Class<?>> types) {
+    JacksonTypeSafety.check(mapper, types);
+  }
+
+  @Override
+  public ReadLimits readLimits() {
+    return limits;
+  }
+
+  /**
+   * True only when this mapper reads {@code type} with Jackson's own standard deserializer (the
+   * very instance a plain mapper uses: no module replaced it, no default typing wraps it), reads
+   * JSON and does not unwrap root values.
+   */
+  @Override
+  public boolean readsPlainly(Class<?> type) {
+    if (!IMMUTABLE.contains(type)) {
+      return false;
+    }
+    Set<Class<?>> p = plain;
+    if (p == null) {
+      try {
+        p = findPlain();
+      } catch (RuntimeException e) {
+        p = Set.of(); // a mapper we cannot inspect: Jackson reads everything
+      }
+      plain = p;
+    }
+    return p.contains(type);
+  }
+
+  /** A reader for {@code type}, kept for the next read while fewer than the bound are. */
+  ObjectReader readerFor(Type type) {
+    ObjectReader r = readers.get(type);
+    if (r == null) {
+      r = mapper.readerFor(mapper.constructType(type));
+      if (readers.size() < maxReaders) {
+        ObjectReader raced = readers.putIfAbsent(type, r);
+        if (raced != null) {
+          r = raced;
+        }
+      }
+    }
+    return r;
+  }
+
+  /** How many readers are kept (for tests). */
+  int readerCount() {
+    return readers.size();
+  }
+
+  private Set<Class<?>> findPlain() {
+    if (!"JSON".equals(mapper.tokenStreamFactory().getFormatName())
+        || mapper.deserializationConfig().useRootWrapping()) {
+      return Set.of();
+    }
+    Map<Class<?>, ValueDeserializer<Object>> reference = standard;
+    if (reference == null) {
+      reference = rootDeserializers(JsonMapper.builder().build());
+      standard = reference;
+    }
+    Map<Class<?>, ValueDeserializer<Object>> own = rootDeserializers(mapper);
+    Set<Class<?>> same = new HashSet<>();
+    for (Class<?> c : IMMUTABLE) {
+      ValueDeserializer<Object> d = own.get(c);
+      if (d != null && d == reference.get(c)) {
+        same.add(c);
+      }
+    }
+    return Set.copyOf(same);
+  }
+
+  /** The root deserializer {@code m} reads each {@link #IMMUTABLE} type with (missing: unknown). */
+  private static Map<Class<?>, ValueDeserializer<Object>> rootDeserializers(JsonMapper m) {
+    Map<Class<?>, ValueDeserializer<Object>> found = new HashMap<>();
+    DeserializationConfig config = m.deserializationConfig();
+    DeserializationContext ctxt = m._deserializationContext();
+    for (Class<?> c : IMMUTABLE) {
+      try {
+        JavaType t = config.constructType(c);
+        found.put(c, ctxt.findRootValueDeserializer(t));
+      } catch (RuntimeException e) {
+        // not known: this type is read by Jackson every time
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public String toString() {
+    return "JacksonStateMapper[" + mapper.getClass().getName() + "]";
+  }
+}
