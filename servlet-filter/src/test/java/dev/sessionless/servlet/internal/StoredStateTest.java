@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import com.fasterxml.jackson.databind.util.RawValue;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySet;
@@ -12,6 +11,7 @@ import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenKey;
+import dev.sessionless.core.internal.RawJson;
 import dev.sessionless.core.internal.StateAccess;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -57,7 +57,7 @@ class StoredStateTest {
     TokenCodec codec = TokenCodec.builder().keys(KeySet.of(TokenKey.generate("k", Algorithm.HS256)))
         .issuer("https://shop.example").audience("shop").timeToLive(java.time.Duration.ofMinutes(5)).build();
     SessionToken t = codec.decode(codec.encode(Claims.builder().newSessionId().put("a", 7)
-        .put(RequestSession.META, new RawValue("{\"c\":5,\"m\":60,\"t\":{\"a\":\"i\"}}")).build()));
+        .put(RequestSession.META, new RawJson("{\"c\":5,\"m\":60,\"t\":{\"a\":\"i\"}}")).build()));
     StoredState s = StoredState.of(t);
     assertSame(StateAccess.bytes(t), s.bytes, "the token's own state bytes, not a copy");
     assertSame(StateAccess.spans(t), s.spans, "core's index of the token, not a second parse");
