@@ -152,15 +152,14 @@ final class Verifier {
       payload = scratch.payload(ctLen);
       payloadLen = decrypt(b, n, d1, d3, d4, ctLen, key, scratch, payload);
       if (zip) {
-        byte[] inflated = scratch.inflated(4 * maxTokenLength);
-        int k = Deflate.inflate(payload, payloadLen, inflated, 4 * maxTokenLength);
+        int k = Deflate.inflate(payload, payloadLen, scratch, 4 * maxTokenLength);
         if (k == -2) {
           throw new TokenException(Reason.TOO_LARGE,
               "the compressed payload inflates beyond " + 4 * maxTokenLength + " bytes");
         } else if (k < 0) {
           throw new TokenException(Reason.MALFORMED, "the compressed payload is not valid DEFLATE");
         }
-        payload = inflated;
+        payload = scratch.inflated();
         payloadLen = k;
       }
     }

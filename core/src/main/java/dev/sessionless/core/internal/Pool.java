@@ -20,14 +20,32 @@ import java.util.function.Supplier;
  */
 public final class Pool<T> {
   private static final int SLOTS = slots(Runtime.getRuntime().availableProcessors());
-  private static final int MASK = SLOTS - 1;
   private static final int PROBES = 4;
 
-  private final AtomicReferenceArray<T> slots = new AtomicReferenceArray<>(SLOTS);
+  private final AtomicReferenceArray<T> slots;
+  private final int mask;
   private final Supplier<? extends T> factory;
 
   /** @param factory makes a new object when no pooled one is free */
   public Pool(Supplier<? extends T> factory) {
+    this(factory, SLOTS);
+  }
+
+  /**
+   * A pool that keeps at most {@code atMost} objects (rounded up to a power of two), for objects
+   * too large to keep a few per core.
+   *
+   * @param factory makes a new object when no pooled one is free
+   * @param atMost the most objects kept, at least 1
+   */
+  public Pool(Supplier<? extends T> factory, int atMost) {
+    if (atMost < 1) {
+      throw new IllegalArgumentException("a pool keeps at least one object");
+    }
+    int n = Integer.highestOneBit(atMost);
+    n = n == atMost ? n : n << 1;
+    this.slots = new AtomicReferenceArray<>(n);
+    this.mask = n - 1;
     this.factory = factory;
   }
 
@@ -40,7 +58,7 @@ public final class Pool<T> {
   public T take() {
     int start = start();
     for (int k = 0; k < PROBES; k++) {
-      int i = (start + k) & MASK;
+      int i = (start + k) & mask;
       T t = slots.get(i);
       if (t != null && slots.compareAndSet(i, t, null)) {
         return t;
@@ -49,21 +67,26 @@ public final class Pool<T> {
     return factory.get();
   }
 
-  /** Returns {@code t} to the pool; it is dropped if the probed slots are all taken. */
-  public void give(T t) {
+  /**
+   * Returns {@code t} to the pool; it is dropped if the probed slots are all taken.
+   *
+   * @return whether the pool kept {@code t} (a dropped object may need closing)
+   */
+  public boolean give(T t) {
     int start = start();
     for (int k = 0; k < PROBES; k++) {
-      int i = (start + k) & MASK;
+      int i = (start + k) & mask;
       if (slots.get(i) == null && slots.compareAndSet(i, null, t)) {
-        return;
+        return true;
       }
     }
+    return false;
   }
 
   /** How many objects sit in the pool now (for tests). */
   int size() {
     int n = 0;
-    for (int i = 0; i < SLOTS; i++) {
+    for (int i = 0; i < slots.length(); i++) {
       if (slots.get(i) != null) {
         n++;
       }

@@ -61,6 +61,21 @@ public final class Scratch {
     return inflated;
   }
 
+  /** The inflate buffer as {@link #inflated(int)} or {@link #growInflated(int, int)} last left it. */
+  public byte[] inflated() {
+    return inflated;
+  }
+
+  /** Grows the inflate buffer to at least {@code n} bytes, keeping its first {@code keep} bytes. */
+  public byte[] growInflated(int n, int keep) {
+    if (inflated.length < n) {
+      byte[] grown = new byte[n];
+      System.arraycopy(inflated, 0, grown, 0, keep);
+      inflated = grown;
+    }
+    return inflated;
+  }
+
   /** A second buffer of at least {@code n} bytes (ciphertext, inflated data); its contents are undefined. */
   public byte[] work(int n) {
     if (work.length < n) {

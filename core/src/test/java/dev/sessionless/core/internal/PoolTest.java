@@ -39,6 +39,26 @@ class PoolTest {
   }
 
   @Test
+  void aBoundedPoolKeepsNoMoreThanItsLimitAndSaysWhatItDropped() {
+    Pool<Object> small = new Pool<>(Object::new, 2);
+    int kept = 0;
+    for (int i = 0; i < 10; i++) {
+      kept += small.give(new Object()) ? 1 : 0;
+    }
+    assertEquals(2, kept, "two slots: the third and later objects are dropped, and give says so");
+    assertEquals(2, small.size());
+  }
+
+  @Test
+  void aBoundedPoolRoundsItsLimitUpToAPowerOfTwo() {
+    Pool<Object> three = new Pool<>(Object::new, 3);
+    for (int i = 0; i < 10; i++) {
+      three.give(new Object());
+    }
+    assertEquals(4, three.size());
+  }
+
+  @Test
   void poolSizeFollowsTheCoresWithinBounds() {
     assertEquals(8, Pool.slots(1));
     assertEquals(8, Pool.slots(2));
