@@ -4,11 +4,17 @@
 #
 #   benchmarks/size-matrix.sh --smoke   # every cell once, in-process, ~1-2 min; no figures:
 #                                       #   writes benchmarks/target/smoke/ only
-#   benchmarks/size-matrix.sh --quick   # 1 fork, 1 x 0.5 s warm-up, 2 x 0.5 s, 64 B and 4 KiB
-#                                       #   states, -prof gc: a few minutes on 2 cores
+#   benchmarks/size-matrix.sh --quick   # 1 fork, 64 B and 4 KiB states, -prof gc, each class's own
+#                                       #   warm-up (Matrix*Benchmark's @Warmup/@Measurement: 1 x 0.5 s
+#                                       #   for HS256/dir, whose operations take microseconds; 2 x 1 s for
+#                                       #   ES256/EdDSA, whose peers' JDK paths take ~1 ms and are not
+#                                       #   compiled after 0.5 s) and 2 x 0.5 s measured: ~15 min on 2
+#                                       #   cores (~30 min with -p stateBytes=64,256,1024,4096)
 #   benchmarks/size-matrix.sh --full    # 1 fork, 3 x 1 s warm-up, 5 x 1 s, every size, -prof gc:
-#                                       #   about 35 minutes on 2 cores
+#                                       #   ~490 cells of ~9 s: well over an hour on 2 cores
 #   benchmarks/size-matrix.sh --quick -p stateBytes=256   # anything after the mode goes to JMH
+#   SKIP_RUN=1 benchmarks/size-matrix.sh --quick A.json B.json   # no run: latest.md from result files,
+#                                       #   a cell of a later file replacing the same cell of an earlier one
 #
 # --quick and --full write benchmarks/results/<date>-jdk<N>-<commit>-matrix-<mode>.json (never
 # an existing file) and regenerate benchmarks/results/latest.md and its PNG charts from it.
@@ -21,13 +27,18 @@ MODE="${1:---quick}"
 shift || true
 case "$MODE" in
   --smoke) OPTS=(-f 0 -wi 0 -i 1 -r 10ms -foe true) ;;
-  --quick) OPTS=(-f 1 -wi 1 -w 500ms -i 2 -r 500ms -p stateBytes=64,4096 -prof gc -foe true) ;;
+  --quick) OPTS=(-f 1 -p stateBytes=64,4096 -prof gc -foe true) ;;
   --full)  OPTS=(-f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -foe true) ;;
   *) echo "usage: size-matrix.sh --smoke|--quick|--full [JMH options]" >&2; exit 2 ;;
 esac
 
 JAVA="java"
 if [[ -n "${JAVA_HOME:-}" ]]; then JAVA="$JAVA_HOME/bin/java"; fi
+if [[ "${SKIP_RUN:-0}" == "1" ]]; then
+  # Only the report: latest.md and the charts from the result files given, later files winning.
+  "$JAVA" -cp benchmarks/target/benchmarks.jar dev.sessionless.benchmarks.MatrixReport "$@" benchmarks/results
+  exit 0
+fi
 if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
   mvn -B -ntp -q -pl benchmarks -am package -DskipTests
 fi

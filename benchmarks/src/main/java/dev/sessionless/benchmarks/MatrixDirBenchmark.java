@@ -5,13 +5,16 @@ import static dev.sessionless.benchmarks.Fixtures.KID;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.TokenKey;
+import java.util.concurrent.TimeUnit;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The sizing matrix for {@code dir}/A256GCM, with and without DEFLATE ({@code zip: DEF}):
@@ -24,6 +27,8 @@ import org.openjdk.jmh.annotations.State;
  * java -jar benchmarks/target/benchmarks.jar MatrixDirBenchmark -prof gc
  * }</pre>
  */
+@Warmup(iterations = 1, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 2, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
 public class MatrixDirBenchmark extends MatrixBase {
   /** Whether the payload is DEFLATE-compressed before encryption. */

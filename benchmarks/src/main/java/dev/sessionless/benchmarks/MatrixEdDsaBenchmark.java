@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.TokenKey;
 import java.security.Signature;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The sizing matrix for EdDSA (Ed25519): Sessionless's four operations; Nimbus (on Tink), jose4j
@@ -19,6 +22,8 @@ import org.openjdk.jmh.annotations.State;
  * java -jar benchmarks/target/benchmarks.jar MatrixEdDsaBenchmark -prof gc
  * }</pre>
  */
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 2, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
 public class MatrixEdDsaBenchmark extends MatrixBase {
 

@@ -5,10 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.TokenKey;
 import java.security.Signature;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The sizing matrix for ES256: Sessionless's four operations; jose4j, Nimbus, jjwt and java-jwt
@@ -20,6 +23,8 @@ import org.openjdk.jmh.annotations.State;
  * java -jar benchmarks/target/benchmarks.jar MatrixEs256Benchmark -prof gc
  * }</pre>
  */
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 2, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
 public class MatrixEs256Benchmark extends MatrixBase {
   JavaJwtTokens javaJwt;

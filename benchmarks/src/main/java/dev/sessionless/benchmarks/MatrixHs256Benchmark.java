@@ -3,12 +3,15 @@ package dev.sessionless.benchmarks;
 import com.auth0.jwt.interfaces.DecodedJWT;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sessionless.core.TokenKey;
+import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The sizing matrix for HS256: Sessionless, jose4j, Nimbus, jjwt, java-jwt and the naive JCA
@@ -20,6 +23,8 @@ import org.openjdk.jmh.annotations.State;
  * java -jar benchmarks/target/benchmarks.jar MatrixHs256Benchmark -prof gc
  * }</pre>
  */
+@Warmup(iterations = 1, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 2, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
 public class MatrixHs256Benchmark extends MatrixBase {
   byte[] secret;
