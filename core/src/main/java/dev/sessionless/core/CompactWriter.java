@@ -12,6 +12,7 @@ import dev.sessionless.core.internal.Json;
 import dev.sessionless.core.internal.KeyEngine;
 import dev.sessionless.core.internal.RawJson;
 import dev.sessionless.core.internal.Scratch;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Map;
@@ -94,23 +95,29 @@ final class CompactWriter {
 
   private void writeValue(JsonGenerator g, ByteSink sink, String what, String name, Object v) {
     if (v instanceof RawJson) {
-      g.writeRawValue(((RawJson) v).json());
+      RawJson raw = (RawJson) v;
+      if (!raw.isBytes()) {
+        g.writeRawValue(raw.json());
+        return;
+      }
+      // The generator writes the separator (':') for an empty raw value; the bytes follow it
+      // straight into the sink: a carried value never becomes a String.
+      g.writeRawValue("");
+      g.flush();
+      raw.writeTo(sink);
       return;
     }
-    byte[] json;
+    g.writeRawValue("");
+    g.flush();
     try {
-      json = mapper.write(v);
-    } catch (RuntimeException ex) {
+      // Streamed by the mapper into the payload itself: no intermediate array.
+      mapper.writeTo(v, sink);
+    } catch (IOException | RuntimeException ex) {
       throw new TokenException(Reason.STATE_MAPPING,
           what + " '" + name + "' of type " + v.getClass().getName()
               + " cannot be written as JSON: make it a record, bean, map or list Jackson can write",
           ex);
     }
-    // The generator writes the separator (':') for an empty raw value; the mapper's bytes follow
-    // it straight into the sink, with no copy through a String.
-    g.writeRawValue("");
-    g.flush();
-    sink.write(json, 0, json.length);
   }
 
   /** The header this writer puts on tokens of {@code key}: the key's own, or with the codec's typ. */

@@ -361,7 +361,7 @@ public final class SessionToken {
     }
     for (Map.Entry<String, int[]> e : index().spans().entrySet()) {
       int[] s = e.getValue();
-      b.put(e.getKey(), new RawJson(new String(state, s[0], s[1] - s[0], StandardCharsets.UTF_8)));
+      b.put(e.getKey(), new RawJson(state, s[0], s[1] - s[0])); // the token's own bytes, never changed
     }
     for (Map.Entry<String, String> e : others.entrySet()) {
       b.claim(e.getKey(), new RawJson(e.getValue()));

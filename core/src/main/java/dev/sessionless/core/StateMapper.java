@@ -32,8 +32,10 @@ public interface StateMapper {
 
   /**
    * Writes to {@code out} the bytes {@link #write(Object)} returns for {@code value}. The default
-   * copies them; the Jackson adapters stream, so a caller that only compares the JSON with bytes
-   * it already has (the servlet filter's check for in-place changes) builds no array.
+   * copies them; the Jackson adapters stream, so the codec's encode writes each state value
+   * straight into the token's payload, and a caller that only compares the JSON with bytes it
+   * already has (the servlet filter's checks) builds no array. An implementation must write
+   * exactly one complete JSON value; whatever it wrote before throwing is discarded with the token.
    *
    * @throws IOException if {@code out} fails
    * @throws RuntimeException if the value cannot be written, as {@link #write(Object)}

@@ -1,6 +1,9 @@
 package dev.sessionless.servlet.internal;
 
 import dev.sessionless.core.StateMapper;
+import dev.sessionless.core.TokenException;
+import dev.sessionless.core.internal.Json;
+import dev.sessionless.core.internal.StateIndex;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
@@ -180,7 +183,20 @@ public final class AttributeCodec {
 
   /**
    * The JSON of {@code value}, checked to round-trip: read back as {@code type} it must write
-   * the same bytes (and, for JDK types, be equal).
+   * the same bytes (and, for JDK types, be equal). The bytes returned are the first and only
+   * array built; they become the stored JSON.
+   *
+   * <p>What is checked, per value (never cached per type: whether a value survives depends on
+   * the value, e.g. a {@code Map} holding a {@code Long} that reads back as an {@code Integer}):
+   * <ul>
+   *   <li>a JDK value type ({@link #SCALARS}: final classes whose {@code equals} compares their
+   *       whole state) must read back equal; an equal value of the same final class writes the
+   *       same JSON, so it is not serialised a second time;
+   *   <li>a list or map must read back equal, and its read-back value must write the same bytes
+   *       (compared as they are written, without building them);
+   *   <li>a registered type must read back as a value that writes the same bytes (again
+   *       compared as written).
+   * </ul>
    *
    * @throws IllegalArgumentException naming the attribute and its type if it does not round-trip
    */
@@ -189,15 +205,25 @@ public final class AttributeCodec {
     try {
       byte[] json = mapper.write(value);
       Object back = mapper.read(json, 0, json.length, type);
-      byte[] again = mapper.write(back);
       boolean jdk = !registered.contains(type);
-      if (!Arrays.equals(json, again) || (jdk && !value.equals(back))) {
+      boolean same;
+      if (jdk && !value.equals(back)) {
+        same = false;
+      } else if (jdk && SCALARS.contains(type)) {
+        same = true; // equal, same final class: writes what value wrote
+      } else {
+        SameBytes out = new SameBytes(json, 0, json.length);
+        mapper.writeTo(back, out);
+        same = out.same();
+      }
+      if (!same) {
         throw new IllegalArgumentException("session attribute '" + name + "' of type "
             + value.getClass().getName() + " does not survive a JSON round trip (it reads back"
             + " as something else): store a type Jackson writes and reads faithfully");
       }
+      checkCarried(name, value, json);
       return json;
-    } catch (RuntimeException e) {
+    } catch (java.io.IOException | RuntimeException e) {
       if (e instanceof IllegalArgumentException && e.getMessage() != null
           && e.getMessage().startsWith("session attribute")) {
         throw (IllegalArgumentException) e;
@@ -206,6 +232,32 @@ public final class AttributeCodec {
           + value.getClass().getName() + " cannot be stored as JSON: " + e.getMessage(), e);
     }
   }
+
+  /**
+   * Refuses JSON that the next request's token reader would refuse, which would lose the whole
+   * session there: the value is indexed by core's own strict state reader, one level deep as a
+   * token's payload nests it (an unpaired surrogate escape such as Jackson writes for a lone
+   * {@code '\uD800'}, a duplicated member, a number longer than 64 digits, nesting deeper than
+   * a token may).
+   */
+  private static void checkCarried(String name, Object value, byte[] json) {
+    byte[] probe = new byte[json.length + CARRIED_OPEN.length + 2];
+    System.arraycopy(CARRIED_OPEN, 0, probe, 0, CARRIED_OPEN.length);
+    System.arraycopy(json, 0, probe, CARRIED_OPEN.length, json.length);
+    probe[probe.length - 2] = ']';
+    probe[probe.length - 1] = '}';
+    try {
+      StateIndex.of(probe);
+    } catch (TokenException e) {
+      throw new IllegalArgumentException("session attribute '" + name + "' of type "
+          + value.getClass().getName() + " writes JSON that a session token cannot carry (an unpaired"
+          + " surrogate, a number over 64 digits, nesting over " + (Json.MAX_DEPTH - 2) + " levels or a"
+          + " duplicated member): the next request would lose the session; store a plainer value", e);
+    }
+  }
+
+  /** A state object holding the value in a one-element array: the depth the payload nests it at. */
+  private static final byte[] CARRIED_OPEN = "{\"v\":[".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   /**
    * Whether {@code value} still writes exactly the JSON at {@code json[off, off + len)}: one

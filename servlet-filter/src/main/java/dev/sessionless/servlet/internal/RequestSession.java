@@ -7,7 +7,6 @@ import dev.sessionless.core.TokenException;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import dev.sessionless.core.RevocationStore;
 import java.time.Duration;
@@ -400,29 +399,32 @@ public final class RequestSession {
         it.remove();
       }
     }
+    // The claims are built here rather than from token.toClaims(): the state is exactly the
+    // session's entries plus the metadata, so nothing the token carried is copied only to be
+    // replaced. Every value goes to the writer as a byte range (the incoming token's own bytes
+    // for a value never read), never as a String.
     boolean carry = token != null && !tokenEnded;
-    Claims.Builder b = carry ? token.toClaims() : Claims.builder();
-    b.sessionId(s.id).timeToLive(Duration.ofSeconds(ttl));
+    Claims.Builder b = Claims.builder().sessionId(s.id).timeToLive(Duration.ofSeconds(ttl));
+    if (carry) {
+      String subject = token.subject().orElse(null);
+      if (subject != null) {
+        b.subject(subject);
+      }
+      for (String name : token.claimNames()) {
+        b.claim(name, new RawJson(token.claimJson(name).orElseThrow()));
+      }
+    }
     if (loginSubject != null) {
       b.subject(loginSubject);
     }
     if (authTimeMillis >= 0) {
       b.authTime(Instant.ofEpochMilli(authTimeMillis));
     }
-    if (carry) {
-      for (String name : token.stateNames()) {
-        if (!s.entries.containsKey(name)) {
-          b.remove(name);
-        }
-      }
-    }
     Map<String, String> tags = new LinkedHashMap<>();
     for (Map.Entry<String, TokenHttpSession.Entry> e : s.entries.entrySet()) {
       TokenHttpSession.Entry entry = e.getValue();
       tags.put(e.getKey(), settings.attributes.tag(entry.type));
-      if (entry.loaded) {
-        b.put(e.getKey(), new RawJson(new String(s.jsonToWrite(entry), StandardCharsets.UTF_8)));
-      }
+      b.put(e.getKey(), s.jsonToWrite(entry));
     }
     b.put(META, new RawJson(StoredState.metaJson(s.created, s.maxInactive, tags)));
     String text = settings.codec.encode(b.build());

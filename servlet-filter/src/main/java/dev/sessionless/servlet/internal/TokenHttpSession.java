@@ -1,13 +1,13 @@
 package dev.sessionless.servlet.internal;
 
 import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.internal.RawJson;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpSession;
 import jakarta.servlet.http.HttpSessionBindingEvent;
 import jakarta.servlet.http.HttpSessionBindingListener;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
@@ -309,19 +309,18 @@ final class TokenHttpSession implements HttpSession {
   }
 
   /**
-   * The JSON to write for a loaded entry: what the last in-place check found, else a fresh
-   * serialisation if the application held the value, else the JSON it was read or set from.
+   * The JSON to write for an entry, as a byte range handed to the token writer without a copy:
+   * what the last in-place check found, else a fresh serialisation if the application held the
+   * value, else the JSON it was read, set or carried from (for a value never read, the incoming
+   * token's own bytes).
    */
-  byte[] jsonToWrite(Entry e) {
-    if (e.handedOut && e.value != null && !e.checkedSame) {
+  RawJson jsonToWrite(Entry e) {
+    if (e.loaded && e.handedOut && e.value != null && !e.checkedSame) {
       byte[] now = e.current != null ? e.current : codec.json(e.value);
       e.current = now;
-      return now;
+      return new RawJson(now, 0, now.length);
     }
-    if (e.off == 0 && e.len == e.json.length) {
-      return e.json;
-    }
-    return Arrays.copyOfRange(e.json, e.off, e.off + e.len);
+    return new RawJson(e.json, e.off, e.len);
   }
 
   /** Drops the JSON the last in-place check found: it is only good until the application runs again. */

@@ -48,6 +48,25 @@ public final class AppServlet extends HttpServlet {
         req.getSession().setAttribute("cart", cart);
         describe(req, res.getWriter());
         return;
+      case "/setcartthenadd": {
+        // Changed in place after setAttribute, before the body: the change must still be saved.
+        Cart c = new Cart();
+        c.items.add(value);
+        req.getSession().setAttribute("cart", c);
+        c.items.add(req.getParameter("then"));
+        res.getWriter().println("ok");
+        return;
+      }
+      case "/setdeep": {
+        req.getSession().setAttribute(name, nested(Integer.parseInt(value)));
+        res.getWriter().println("ok");
+        return;
+      }
+      case "/setquiet":
+        // Sets one attribute and reads none: every other value is carried from the token unread.
+        req.getSession().setAttribute(name, value);
+        res.getWriter().println("ok");
+        return;
       case "/addtocart":
         ((Cart) req.getSession().getAttribute("cart")).items.add(value);
         res.getWriter().println("ok");
@@ -188,6 +207,8 @@ public final class AppServlet extends HttpServlet {
         HttpSession session = req.getSession();
         Object v = "unregistered".equals(value) ? new StringBuilder("sb")
             : "opaque".equals(value) ? new Opaque("o")
+            : "lonesurrogate".equals(value) ? "a\uD800b"
+            : "deep31".equals(value) ? nested(31)
             : List.of(1L);
         try {
           session.setAttribute("bad", v);
@@ -200,6 +221,15 @@ public final class AppServlet extends HttpServlet {
       default:
         res.sendError(404);
     }
+  }
+
+  /** A list nested {@code levels} deep: {@code [[[...["x"]...]]]}. */
+  static Object nested(int levels) {
+    Object deep = "x";
+    for (int i = 0; i < levels; i++) {
+      deep = List.of(deep);
+    }
+    return deep;
   }
 
   /** Writes the session as "key=value" lines. */

@@ -151,4 +151,67 @@ class TokenFormatTest {
     assertEquals(1, add.setCookie("SL").size(), "the change in place is found: " + add.setCookies);
     assertEquals("[mug, cup]:Cart", c.get("/s/read").get("attr.cart"));
   }
+
+  @Test
+  void cartChangedInPlaceAfterSetAttributeIsStillWritten() {
+    TestClient c = new TestClient(container);
+    TestClient.Reply set = c.get("/s/setcartthenadd?value=mug&then=cup");
+    assertEquals(200, set.status, set.body);
+    assertEquals(1, set.setCookie("SL").size(), set.setCookies.toString());
+    assertEquals(List.of("mug", "cup"),
+        codec.decode(c.cookies.get("SL")).get("cart", Map.class).orElseThrow().get("items"));
+    assertEquals("[mug, cup]:Cart", c.get("/s/read").get("attr.cart"));
+  }
+
+  @Test
+  void attributeNeverReadIsCarriedByteForByte() {
+    // JSON forms a re-serialisation would normalise: escapes, an exponent, spacing, multi-byte UTF-8.
+    String odd = "{\"n\":1.50E+3, \"s\":\"caf\\u00e9 \\\"q\\\"\",\"u\":\"é😀\"}";
+    Map<String, Object> meta = new LinkedHashMap<>();
+    meta.put("c", clock.millis());
+    meta.put("m", 1800);
+    meta.put("t", Map.of("odd", "M"));
+    TestClient c = new TestClient(container);
+    c.cookies.put("SL", codec.encode(Claims.builder()
+        .put("odd", new dev.sessionless.core.internal.RawJson(odd)).put("$sessionless", meta).build()));
+    TestClient.Reply w = c.get("/s/setquiet?name=a&value=v");
+    assertEquals(200, w.status, w.body);
+    assertEquals(1, w.setCookie("SL").size(), w.setCookies.toString());
+    SessionToken next = codec.decode(c.cookies.get("SL"));
+    assertTrue(next.stateJson().startsWith("{\"odd\":" + odd + ",\"a\":\"v\","), next.stateJson());
+    assertEquals("é😀", next.get("odd", Map.class).orElseThrow().get("u"));
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("[a, odd]", r.get("names"), r.body);
+  }
+
+  @Test
+  void stringWithALoneSurrogateIsRefusedAtSetAttributeNotLostNextRequest() {
+    // Jackson writes it as the escape \uD800 and reads it back equal, but no token reader
+    // accepts an unpaired surrogate: stored, the whole session would be lost next request.
+    String refused = new TestClient(container).get("/s/refuse?value=lonesurrogate").get("refused");
+    assertTrue(refused.contains("'bad'") && refused.contains("cannot carry"), refused);
+  }
+
+  @Test
+  void deepestListATokenCarriesIsReadBackAndADeeperOneRefused() {
+    TestClient c = new TestClient(container);
+    TestClient.Reply set = c.get("/s/setdeep?name=deep&value=30");
+    assertEquals(200, set.status, set.body);
+    TestClient.Reply r = c.get("/s/read");
+    assertEquals("null", r.get("rejection"), r.body);
+    assertEquals("[deep]", r.get("names"), r.body);
+    String refused = new TestClient(container).get("/s/refuse?value=deep31").get("refused");
+    assertTrue(refused.contains("'bad'") && refused.contains("cannot carry"), refused);
+    // Why: a token carrying it is refused by the next request, and the whole session with it.
+    Map<String, Object> meta = new LinkedHashMap<>();
+    meta.put("c", clock.millis());
+    meta.put("m", 1800);
+    meta.put("t", Map.of("deep", "L", "a", "s"));
+    TestClient lost = new TestClient(container);
+    lost.cookies.put("SL", codec.encode(Claims.builder().put("a", "kept")
+        .put("deep", AppServlet.nested(31)).put("$sessionless", meta).build()));
+    TestClient.Reply gone = lost.get("/s/read");
+    assertEquals("MALFORMED", gone.get("rejection"), gone.body);
+    assertEquals("none", gone.get("session"), gone.body);
+  }
 }
