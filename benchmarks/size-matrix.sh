@@ -7,8 +7,8 @@
 #   benchmarks/size-matrix.sh --quick   # 1 fork, 64 B and 4 KiB states, -prof gc, each class's own
 #                                       #   warm-up (Matrix*Benchmark's @Warmup/@Measurement: 1 x 0.5 s
 #                                       #   for HS256/dir, whose operations take microseconds; 2 x 1 s for
-#                                       #   ES256/EdDSA, whose peers' JDK paths take ~1 ms and are not
-#                                       #   compiled after 0.5 s) and 2 x 0.5 s measured: ~15 min on 2
+#                                       #   ES256/EdDSA, whose operations take 0.1-2 ms, so 0.5 s is only
+#                                       #   a few hundred of them) and 2 x 0.5 s measured: ~15 min on 2
 #                                       #   cores (~30 min with -p stateBytes=64,256,1024,4096)
 #   benchmarks/size-matrix.sh --full    # 1 fork, 3 x 1 s warm-up, 5 x 1 s, every size, -prof gc:
 #                                       #   ~490 cells of ~9 s: well over an hour on 2 cores
