@@ -22,148 +22,116 @@ import java.util.Map;
  *
  * <p>Not thread-safe: taken and checked under the session's lock.
  */
-final class Snapshot {
+final class Snapshot implements ValueWalker.Sink {
   /** Marks the end of a collection's or map's elements, so nesting is part of what is compared. */
   static final Object END = new Object();
-  /** The most objects one snapshot records; a larger value is compared as JSON. */
+  /** The most objects (and, apart, primitive components) one snapshot records; a larger value is compared as JSON. */
   static final int MAX_OBJECTS = 4096;
   /** The deepest nesting walked; deeper values (or cycles) are compared as JSON. */
   static final int MAX_DEPTH = 64;
 
-  private final Object[] seen;
-  private final int length;
-  private final long[] bits;
-  private final int bitsLength;
+  /** What was seen, in walk order; sized for a small value and grown as needed. */
+  private Object[] seen = new Object[16];
+  private int length;
+  /** Records' primitive components, in walk order; {@code null} until there is one. */
+  private long[] bits;
+  private int bitsLength;
+  /** Set while {@link #unchanged} walks: the sink compares instead of recording. */
+  private boolean checking;
+  private int position;
+  private int bitsPosition;
 
-  private Snapshot(Recorder r) {
-    this.seen = r.seen;
-    this.length = r.length;
-    this.bits = r.bits;
-    this.bitsLength = r.bitsLength;
-  }
+  private Snapshot() {}
 
   /**
    * The snapshot of {@code value}, or {@code null} if it holds something this cannot vouch for
    * (then the caller compares JSON).
    */
   static Snapshot of(Object value, ValueWalker walker) {
-    Recorder r = new Recorder();
+    Snapshot s = new Snapshot();
     try {
-      if (!walker.walk(value, r, 0)) {
+      if (!walker.walk(value, s, 0)) {
         return null;
       }
     } catch (RuntimeException e) {
       return null; // an accessor that throws, a collection changed meanwhile: JSON decides
     }
-    return new Snapshot(r);
+    return s;
   }
 
   /**
-   * Whether {@code value} still holds exactly the objects it held when this was taken;
-   * {@code false} when it may have changed (the JSON then decides).
+   * Whether {@code value} still holds exactly what it held when this was taken; {@code false}
+   * when it may have changed (the JSON then decides).
    */
   boolean unchanged(Object value, ValueWalker walker) {
-    Checker c = new Checker(this);
+    checking = true;
+    position = 0;
+    bitsPosition = 0;
     try {
-      return walker.walk(value, c, 0) && c.position == length && c.bitsPosition == bitsLength;
+      return walker.walk(value, this, 0) && position == length && bitsPosition == bitsLength;
     } catch (RuntimeException e) {
       return false;
+    } finally {
+      checking = false;
     }
   }
 
-  /** Receives what a walk finds, in order; {@code false} stops it. */
-  interface Sink {
-    /** An object that may change (a collection, a map, a record), or {@link #END}: by identity. */
-    boolean accept(Object o);
-
-    /** A value that never changes ({@code null} included): by equality. */
-    boolean acceptLeaf(Object o);
-
-    /** A record's primitive component, as its bits. */
-    boolean acceptBits(long b);
-  }
-
-  /** Records what a walk finds. */
-  private static final class Recorder implements Sink {
-    Object[] seen = new Object[32];
-    int length;
-    long[] bits;
-    int bitsLength;
-
-    @Override
-    public boolean accept(Object o) {
-      if (length == seen.length) {
-        if (length >= MAX_OBJECTS) {
-          return false;
-        }
-        seen = Arrays.copyOf(seen, Math.min(MAX_OBJECTS, length * 2));
+  @Override
+  public boolean accept(Object o) {
+    if (checking) {
+      if (position >= length || seen[position] != o) {
+        return false;
       }
-      seen[length++] = o;
+      position++;
       return true;
     }
+    if (length == seen.length) {
+      if (length >= MAX_OBJECTS) {
+        return false;
+      }
+      seen = Arrays.copyOf(seen, Math.min(MAX_OBJECTS, length * 2));
+    }
+    seen[length++] = o;
+    return true;
+  }
 
-    @Override
-    public boolean acceptLeaf(Object o) {
+  @Override
+  public boolean acceptLeaf(Object o) {
+    if (!checking) {
       return accept(o);
     }
-
-    @Override
-    public boolean acceptBits(long b) {
-      if (bits == null) {
-        bits = new long[16];
-      } else if (bitsLength == bits.length) {
-        if (bitsLength >= MAX_OBJECTS) {
-          return false;
-        }
-        bits = Arrays.copyOf(bits, Math.min(MAX_OBJECTS, bitsLength * 2));
-      }
-      bits[bitsLength++] = b;
-      return true;
+    if (position >= length) {
+      return false;
     }
+    Object was = seen[position];
+    // An immutable value equal to the one seen writes the same JSON (a String an accessor
+    // builds anew, a boxed number): equal classes only, so 1 and 1L never match.
+    if (was != o && (was == null || o == null || was.getClass() != o.getClass() || !was.equals(o))) {
+      return false;
+    }
+    position++;
+    return true;
   }
 
-  /** Compares what a walk finds with a recorded walk, stopping at the first difference. */
-  private static final class Checker implements Sink {
-    private final Snapshot expected;
-    int position;
-    int bitsPosition;
-
-    Checker(Snapshot expected) {
-      this.expected = expected;
-    }
-
-    @Override
-    public boolean accept(Object o) {
-      if (position >= expected.length || expected.seen[position] != o) {
-        return false;
-      }
-      position++;
-      return true;
-    }
-
-    @Override
-    public boolean acceptLeaf(Object o) {
-      if (position >= expected.length) {
-        return false;
-      }
-      Object was = expected.seen[position];
-      // An immutable value equal to the one seen writes the same JSON (a String an accessor
-      // builds anew, a boxed number): equal classes only, so 1 and 1L never match.
-      if (was != o && (was == null || o == null || was.getClass() != o.getClass() || !was.equals(o))) {
-        return false;
-      }
-      position++;
-      return true;
-    }
-
-    @Override
-    public boolean acceptBits(long b) {
-      if (bitsPosition >= expected.bitsLength || expected.bits[bitsPosition] != b) {
+  @Override
+  public boolean acceptBits(long b) {
+    if (checking) {
+      if (bitsPosition >= bitsLength || bits[bitsPosition] != b) {
         return false;
       }
       bitsPosition++;
       return true;
     }
+    if (bits == null) {
+      bits = new long[8];
+    } else if (bitsLength == bits.length) {
+      if (bitsLength >= MAX_OBJECTS) {
+        return false;
+      }
+      bits = Arrays.copyOf(bits, Math.min(MAX_OBJECTS, bitsLength * 2));
+    }
+    bits[bitsLength++] = b;
+    return true;
   }
 
   /** For tests: how many objects (and primitive components) were recorded. */
@@ -172,7 +140,7 @@ final class Snapshot {
   }
 
   /** The walk over one value, shared by recording and checking so the two can never differ. */
-  static boolean walkContainer(Object value, Sink sink, ValueWalker walker, int depth) {
+  static boolean walkContainer(Object value, ValueWalker.Sink sink, ValueWalker walker, int depth) {
     if (value instanceof Map) {
       for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
         if (!walker.walk(e.getKey(), sink, depth + 1) || !walker.walk(e.getValue(), sink, depth + 1)) {

@@ -51,6 +51,18 @@ final class ValueWalker {
   static final int MAX_CLASSES = 1024;
   private static final MethodType ACCESSOR = MethodType.methodType(Object.class, Object.class);
 
+  /** Receives what a walk finds, in order; {@code false} stops it. */
+  interface Sink {
+    /** An object that may change (a collection, a map, a record), or {@link Snapshot#END}: by identity. */
+    boolean accept(Object o);
+
+    /** A value that never changes ({@code null} included): by equality. */
+    boolean acceptLeaf(Object o);
+
+    /** A record's primitive component, as its bits. */
+    boolean acceptBits(long b);
+  }
+
   /** Per class: {@link #LEAF}, {@link #CONTAINER}, {@link #OPAQUE}, or a record's components. */
   private final ConcurrentHashMap<Class<?>, Object> kinds = new ConcurrentHashMap<>();
 
@@ -66,9 +78,9 @@ final class ValueWalker {
    *
    * @throws RuntimeException if an accessor throws or a collection changes during the walk
    */
-  boolean walk(Object value, Snapshot.Sink sink, int depth) {
-    if (value == null) {
-      return sink.acceptLeaf(null);
+  boolean walk(Object value, Sink sink, int depth) {
+    if (value == null || value.getClass() == String.class) {
+      return sink.acceptLeaf(value);
     }
     Object kind = kind(value.getClass());
     if (kind == LEAF) {
@@ -97,6 +109,11 @@ final class ValueWalker {
     static final int INTEGRAL = 1;
     static final int FLOATING = 2;
     static final int BOOLEAN = 3;
+    /**
+     * A reference declared as a final class that never changes ({@code String}, {@code Long},
+     * ...; not {@code BigDecimal}, which a mutable subclass could extend).
+     */
+    static final int LEAF = 4;
 
     final MethodHandle accessor;
     final int type;
@@ -106,7 +123,7 @@ final class ValueWalker {
       this.type = type;
     }
 
-    boolean walk(Object record, Snapshot.Sink sink, ValueWalker walker, int depth) {
+    boolean walk(Object record, Sink sink, ValueWalker walker, int depth) {
       try {
         switch (type) {
           case INTEGRAL:
@@ -115,6 +132,8 @@ final class ValueWalker {
             return sink.acceptBits(Double.doubleToRawLongBits((double) accessor.invokeExact(record)));
           case BOOLEAN:
             return sink.acceptBits((boolean) accessor.invokeExact(record) ? 1 : 0);
+          case LEAF:
+            return sink.acceptLeaf((Object) accessor.invokeExact(record));
           default:
             return walker.walk((Object) accessor.invokeExact(record), sink, depth);
         }
@@ -195,7 +214,8 @@ final class ValueWalker {
         } else if (t.isPrimitive()) {
           read[i] = new Component(h.asType(MethodType.methodType(long.class, Object.class)), Component.INTEGRAL);
         } else {
-          read[i] = new Component(h.asType(ACCESSOR), Component.REFERENCE);
+          read[i] = new Component(h.asType(ACCESSOR), IMMUTABLE.contains(t) && Modifier.isFinal(t.getModifiers())
+              ? Component.LEAF : Component.REFERENCE);
         }
       }
     } catch (ReflectiveOperationException | RuntimeException e) {

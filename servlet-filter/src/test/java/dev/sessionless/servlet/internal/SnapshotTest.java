@@ -36,6 +36,18 @@ class SnapshotTest {
 
   public record WithArray(String[] names) {}
 
+  public record Price(BigDecimal amount) {}
+
+  /** BigDecimal is not final: a subclass may carry state that changes. */
+  static final class MutableDecimal extends BigDecimal {
+    private static final long serialVersionUID = 1L;
+    int hint;
+
+    MutableDecimal() {
+      super("1");
+    }
+  }
+
   public record Throwing(String name) {
     @Override
     public String name() {
@@ -159,6 +171,13 @@ class SnapshotTest {
     assertNull(Snapshot.of(List.of(WithCounter.A), walker), "an enum with a mutable field");
     assertNull(Snapshot.of(new Throwing("x"), walker), "an accessor that throws");
     assertNull(Snapshot.of(List.of(new Bean()), walker), "a bean inside a list");
+  }
+
+  @Test
+  void onlyTheExactImmutableJdkClassesAreLeavesNotTheirSubclasses() {
+    assertNotNull(Snapshot.of(new Price(new BigDecimal("1")), walker));
+    assertNull(Snapshot.of(new Price(new MutableDecimal()), walker));
+    assertNull(Snapshot.of(List.of(new MutableDecimal()), walker));
   }
 
   @Test
