@@ -87,7 +87,8 @@ final class TokenHttpSession implements HttpSession {
   boolean valid = true;
   /** Changed by the application since the last write (attributes, id, max-inactive). */
   boolean dirty;
-  final Map<String, Entry> entries = new LinkedHashMap<>();
+  /** Sized for a few attributes (a table of 4, not 16: most sessions hold a handful); grows as needed. */
+  final Map<String, Entry> entries = new LinkedHashMap<>(4);
 
   TokenHttpSession(RequestSession owner, AttributeCodec codec, ServletContext context,
       SessionToken token, String id, long created, long lastAccessed, int maxInactive, boolean isNew) {
