@@ -48,6 +48,8 @@ public final class SessionToken {
   final TokenKey key;
   final KeySet keySet;
   private volatile StateIndex index;
+  /** What a sibling module derived from this token's bytes alone ({@code StateAccess.attach}). */
+  private volatile Object attachment;
   /** Immutable values already read: name, type, Optional, repeated; copied on write. */
   private volatile Object[] memo = NO_MEMO;
   private static final Object[] NO_MEMO = new Object[0];
@@ -66,6 +68,16 @@ public final class SessionToken {
       @Override
       public Map<String, int[]> spans(SessionToken token) {
         return token.index().spans();
+      }
+
+      @Override
+      public Object attachment(SessionToken token) {
+        return token.attachment;
+      }
+
+      @Override
+      public void attach(SessionToken token, Object value) {
+        token.attachment = value;
       }
     });
   }

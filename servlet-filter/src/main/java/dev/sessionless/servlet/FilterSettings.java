@@ -129,6 +129,9 @@ final class FilterSettings {
     if (b.revocation != null) {
       codec.revocation(b.revocation);
     }
+    if (b.compress != null) {
+      codec.compress(b.compress); // the codec refuses it for a signing algorithm, naming DIR_A256GCM
+    }
     return new Settings(codec.build(), new AttributeCodec(m, b.types), carrier, c,
         (int) inactive.getSeconds(), absolute.getSeconds(), fraction,
         b.badAttribute == SessionlessFilter.BadAttribute.NEW_SESSION,

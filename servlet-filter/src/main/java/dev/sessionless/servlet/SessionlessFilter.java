@@ -45,8 +45,9 @@ import java.util.Set;
  * for every dispatcher type and mark it async-supported.
  *
  * <p><b>Behaviour.</b> The token is decoded only when the application first touches the session,
- * and written only when the session is new, changed (also in place, found by re-serialising the
- * attribute values read or set), invalidated, or due for renewal, always before the response
+ * and written only when the session is new, changed (also in place: found by comparing what a
+ * record or {@code java.util} collection value holds, else by re-serialising the attribute values
+ * read or set), invalidated, or due for renewal, always before the response
  * commits. Attributes are stored as JSON with their class name; only JDK value types and the
  * classes given to {@link Builder#attributeTypes} are accepted, and a class name read from a
  * token never loads a class. A bad, expired or foreign token starts a fresh session; its reason
@@ -302,6 +303,7 @@ public final class SessionlessFilter implements Filter {
     String header;
     BadAttribute badAttribute;
     Boolean cookieSecure;
+    Boolean compress;
     RevocationSource revocation;
     SessionlessListener listener = SessionlessListener.NONE;
     private boolean listenerSet;
@@ -325,6 +327,21 @@ public final class SessionlessFilter implements Filter {
     public Builder algorithm(Algorithm algorithm) {
       once(this.algorithm, "algorithm");
       this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+      return this;
+    }
+
+    /**
+     * Whether to DEFLATE the token's payload before encrypting it ({@code "zip":"DEF"}, RFC 7516):
+     * shorter cookies for larger sessions, at the cost of compressing on every write and
+     * inflating on every verification-cache miss. Only with {@link Algorithm#DIR_A256GCM}
+     * (DEFLATE is defined for JWE, not JWS); off if not set. Compressed tokens are read whether
+     * or not this is set.
+     *
+     * @see #build() which refuses it with a signing algorithm
+     */
+    public Builder compress(boolean compress) {
+      once(this.compress, "compress");
+      this.compress = compress;
       return this;
     }
 

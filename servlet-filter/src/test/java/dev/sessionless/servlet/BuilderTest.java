@@ -24,6 +24,14 @@ class BuilderTest {
   }
 
   @Test
+  void compressionWithASigningAlgorithmIsRefusedAtBuild() {
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> valid().compress(true).build());
+    assertTrue(e.getMessage().contains("DIR_A256GCM"), e.getMessage());
+    SessionlessFilter.builder().keys(KeySet.of(TokenKey.generate("e", Algorithm.DIR_A256GCM)))
+        .algorithm(Algorithm.DIR_A256GCM).compress(true).issuer("i").audience("a").build();
+  }
+
+  @Test
   void missingKeysIssuerOrAudienceIsRefused() {
     assertThrows(IllegalStateException.class, () -> SessionlessFilter.builder().issuer("i").audience("a").build());
     assertThrows(IllegalStateException.class, () -> SessionlessFilter.builder().keys(keys).audience("a").build());

@@ -25,6 +25,12 @@ public final class StateAccess {
      *     valid JSON (as {@link SessionToken#stateNames()})
      */
     Map<String, int[]> spans(SessionToken token);
+
+    /** What {@link #attach} last kept with {@code token}, or {@code null}. */
+    Object attachment(SessionToken token);
+
+    /** Keeps {@code value} with {@code token}, replacing what was kept. */
+    void attach(SessionToken token, Object value);
   }
 
   private static volatile Reader reader;
@@ -47,5 +53,25 @@ public final class StateAccess {
   /** Where each top-level state value of {@code token} sits in {@link #bytes}. */
   public static Map<String, int[]> spans(SessionToken token) {
     return reader.spans(token);
+  }
+
+  /**
+   * What a sibling module kept with {@code token} ({@link #attach}) if it is a {@code kind},
+   * else {@code null}. A verification-cache hit returns the very token that was cached, so what
+   * was derived from it once is found again without deriving it per request.
+   */
+  public static <T> T attached(SessionToken token, Class<T> kind) {
+    Object a = reader.attachment(token);
+    return kind.isInstance(a) ? kind.cast(a) : null;
+  }
+
+  /**
+   * Keeps {@code value} with {@code token} for {@link #attached}: one slot per token, so only
+   * for what follows from the token's own bytes alone (the same token always yields the same
+   * value), immutable, and safe to share between threads. Racing callers may each attach; the
+   * last one stays.
+   */
+  public static void attach(SessionToken token, Object value) {
+    reader.attach(token, value);
   }
 }

@@ -26,7 +26,9 @@ import tools.jackson.databind.json.JsonMapper;
  * strategy and date handling reach the state values.
  *
  * <p>An application's mapper is used as it is, except that it is rebuilt to refuse trailing data
- * after a value; one with default typing activated is refused (it would let JSON read from a
+ * after a value and to call multi-argument constructors (records) through a handle adapted once
+ * per type rather than on every read (the same constructor and arguments, see {@code
+ * SpreadCreators}); one with default typing activated is refused (it would let JSON read from a
  * token choose the class to instantiate), and {@link #checkTypes} refuses attribute types
  * annotated for class-name typing.
  */
@@ -46,6 +48,7 @@ public final class JacksonStateMapper implements StateMapper {
       JsonMapper.builder(Json.plainFactory())
           .configureForJackson2()
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .addModule(SpreadCreators.module())
           .build());
 
   /** The deserializers a plain mapper uses for {@link #IMMUTABLE}, made lazily. */
@@ -85,8 +88,8 @@ public final class JacksonStateMapper implements StateMapper {
   public static JacksonStateMapper of(JsonMapper mapper) {
     Objects.requireNonNull(mapper, "mapper");
     JacksonTypeSafety.refuseDefaultTyping(mapper);
-    return new JacksonStateMapper(
-        mapper.rebuild().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build());
+    return new JacksonStateMapper(mapper.rebuild().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .addModule(SpreadCreators.module()).build());
   }
 
   @Override

@@ -34,6 +34,8 @@ public final class CookieCarrier implements Carrier {
   private final int capacity;
   /** {@code "; Max-Age=N"}, or empty for a browser-session cookie: computed once. */
   private final String age;
+  /** The names of what a request carrying one whole cookie carried: the same for every such request. */
+  private final List<String> onlyName;
   /** The attribute strings last formatted, by cookie path: the same for nearly every request. */
   private volatile Attributes lastAttributes;
 
@@ -65,6 +67,7 @@ public final class CookieCarrier implements Carrier {
         + (domain == null ? 0 : domain.length());
     this.capacity = COOKIE_LIMIT - (name.length() + 4) - attrs;
     this.age = maxAgeSeconds < 0 ? "" : "; Max-Age=" + maxAgeSeconds;
+    this.onlyName = List.of(name);
   }
 
   /** Whether cookies written for {@code request} carry {@code Secure}. */
@@ -177,9 +180,9 @@ public final class CookieCarrier implements Carrier {
     }
     String value = only.getValue();
     if (value.length() > maxLength) {
-      return new Incoming(null, List.of(name), TokenException.Reason.TOO_LARGE);
+      return new Incoming(null, onlyName, TokenException.Reason.TOO_LARGE);
     }
-    return new Incoming(value, List.of(name), null);
+    return new Incoming(value, onlyName, null);
   }
 
   private Incoming readChunks(Cookie[] cookies, int maxLength) {

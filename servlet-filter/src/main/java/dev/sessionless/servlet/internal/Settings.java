@@ -23,6 +23,8 @@ public final class Settings {
   final RevocationStore revocations;
   /** Told of cookies written and sessions refused; guarded, never throws. */
   final SessionlessListener listener;
+  /** What the in-place check knows of attribute classes (see {@link Snapshot}). */
+  final ValueWalker walker = new ValueWalker();
 
   /** Settings; every value already validated. */
   public Settings(TokenCodec codec, AttributeCodec attributes, Carrier carrier, Clock clock,

@@ -29,6 +29,9 @@ import java.util.Map;
  * name that is empty or over 256 characters ({@link Reason#MALFORMED}). Only the small metadata
  * value is read, in one streaming pass; metadata of the wrong shape is {@code MALFORMED} too,
  * and metadata members this version does not know are skipped, so a later version may add some.
+ *
+ * <p>Never changed once made: it is kept with the token (core's {@code StateAccess.attach}), so
+ * every request that brings the same token back through the verification cache shares it.
  */
 final class StoredState {
   /**
@@ -68,7 +71,14 @@ final class StoredState {
    *     the state or the metadata is not what this filter writes
    */
   static StoredState of(SessionToken token) {
-    return of(StateAccess.bytes(token), StateAccess.spans(token));
+    // A verification-cache hit hands back the very token: its metadata was read once already.
+    StoredState kept = StateAccess.attached(token, StoredState.class);
+    if (kept != null) {
+      return kept;
+    }
+    StoredState s = of(StateAccess.bytes(token), StateAccess.spans(token));
+    StateAccess.attach(token, s);
+    return s;
   }
 
   /** As {@link #of(SessionToken)}, for a state given as text (tests): indexed by core first. */

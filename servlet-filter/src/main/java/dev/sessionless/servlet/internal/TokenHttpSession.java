@@ -46,6 +46,11 @@ final class TokenHttpSession implements HttpSession {
     byte[] current;
     /** The last in-place check found the value still writes {@link #json}: no need to serialise it again. */
     boolean checkedSame;
+    /**
+     * What the value held when it last matched {@link #json}, or {@code null}: while it still
+     * holds the same objects, the in-place check need not serialise it.
+     */
+    Snapshot snapshot;
     /** Why the stored value did not read back (an exception's simple name), or {@code null}. */
     String failure;
 
@@ -71,6 +76,7 @@ final class TokenHttpSession implements HttpSession {
 
   private final RequestSession owner;
   private final AttributeCodec codec;
+  private final ValueWalker walker;
   private final ServletContext context;
   final SessionToken token;
   String id;
@@ -81,12 +87,14 @@ final class TokenHttpSession implements HttpSession {
   boolean valid = true;
   /** Changed by the application since the last write (attributes, id, max-inactive). */
   boolean dirty;
-  final Map<String, Entry> entries = new LinkedHashMap<>();
+  /** Sized for a few attributes (a table of 4, not 16: most sessions hold a handful); grows as needed. */
+  final Map<String, Entry> entries = new LinkedHashMap<>(4);
 
   TokenHttpSession(RequestSession owner, AttributeCodec codec, ServletContext context,
       SessionToken token, String id, long created, long lastAccessed, int maxInactive, boolean isNew) {
     this.owner = owner;
     this.codec = codec;
+    this.walker = owner.settings().walker;
     this.context = context;
     this.token = token;
     this.id = id;
@@ -156,7 +164,9 @@ final class TokenHttpSession implements HttpSession {
         return null;
       }
       Object v = load(name, e);
-      if (v != null && AttributeCodec.isMutable(e.type)) {
+      if (v != null && !e.handedOut && AttributeCodec.isMutable(e.type)) {
+        // Read from its JSON just now and held by no one else yet: what it holds is the baseline.
+        e.snapshot = Snapshot.of(v, walker);
         e.handedOut = true;
       }
       return v;
@@ -296,11 +306,20 @@ final class TokenHttpSession implements HttpSession {
     boolean changed = false;
     for (Entry e : entries.values()) {
       if (e.loaded && e.handedOut && e.value != null) {
+        if (e.snapshot != null && e.snapshot.unchanged(e.value, walker)) {
+          e.checkedSame = true; // the same objects as when it matched its JSON: the same JSON
+          continue;
+        }
+        // Taken before the comparison: should the application change the value meanwhile, the
+        // snapshot is the older state, so the next check sees the change.
+        Snapshot now = Snapshot.of(e.value, walker);
         // Compared as it is written; the bytes are only built when they differ (to be written).
         if (codec.writesSame(e.value, e.json, e.off, e.len)) {
           e.checkedSame = true;
+          e.snapshot = now;
         } else {
           e.current = codec.json(e.value);
+          e.snapshot = null; // the baseline moves only once the new JSON is written
           changed = true;
         }
       }
@@ -338,6 +357,7 @@ final class TokenHttpSession implements HttpSession {
       if (e.current != null) {
         e.json(e.current, 0, e.current.length);
         e.current = null;
+        e.snapshot = null; // taken against the old JSON: the next check compares JSON again
       }
     }
   }

@@ -1,6 +1,7 @@
 package dev.sessionless.servlet.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -66,6 +67,22 @@ class StoredStateTest {
     assertEquals(Map.of("a", "i"), s.types);
     assertEquals(5L, s.created);
     assertEquals(60, s.maxInactive);
+  }
+
+  @Test
+  void metadataIsReadOncePerTokenAndSharedByEveryRequestThatBringsItBack() {
+    TokenCodec codec = TokenCodec.builder().keys(KeySet.of(TokenKey.generate("k", Algorithm.HS256)))
+        .issuer("https://shop.example").audience("shop").timeToLive(java.time.Duration.ofMinutes(5)).build();
+    String token = codec.encode(Claims.builder().newSessionId().put("a", 7)
+        .put(RequestSession.META, new RawJson("{\"c\":5,\"m\":60,\"t\":{\"a\":\"i\"}}")).build());
+    SessionToken first = codec.decode(token);
+    SessionToken again = codec.decode(new String(token.toCharArray())); // the next request's cookie
+    assertSame(first, again, "a verification-cache hit");
+    assertSame(StoredState.of(first), StoredState.of(again), "its metadata is not parsed again");
+    SessionToken other = codec.decode(codec.encode(Claims.builder().newSessionId().put("a", 8)
+        .put(RequestSession.META, new RawJson("{\"c\":5,\"m\":60,\"t\":{\"a\":\"i\"}}")).build()));
+    assertEquals(StoredState.of(first).types, StoredState.of(other).types);
+    assertNotSame(StoredState.of(first), StoredState.of(other), "another token has its own");
   }
 
   @Test

@@ -44,7 +44,11 @@ class TokenFormatTest {
       ctx.addFilter("sessionless", SessionlessFilter.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
           .clock(clock).cookieName("SL").attributeTypes(Cart.class).build())
           .addMappingForUrlPatterns(null, false, "/s/*");
-      ctx.addServlet("app", new AppServlet()).addMapping("/s/*");
+      ctx.addFilter("compressed", SessionlessFilter.builder()
+          .keys(KeySet.of(TokenKey.generate("e1", Algorithm.DIR_A256GCM))).algorithm(Algorithm.DIR_A256GCM)
+          .compress(true).issuer(ISSUER).audience(AUDIENCE).clock(clock).cookieName("SLZ").build())
+          .addMappingForUrlPatterns(null, false, "/z/*");
+      ctx.addServlet("app", new AppServlet()).addMapping("/s/*", "/z/*");
     });
   }
 
@@ -73,6 +77,21 @@ class TokenFormatTest {
         .put("list", List.of("x", "y")).put("map", Map.of("k", "v"))
         .put("cart", Map.of("items", List.of("mug")))
         .put("$sessionless", meta).build());
+  }
+
+  @Test
+  void compressedEncryptedSessionCarriesAZipHeaderAndReadsBack() {
+    TestClient c = new TestClient(container);
+    String value = "a value that repeats, ".repeat(20);
+    assertEquals(1, c.get("/z/set?value=" + java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8))
+        .setCookie("SLZ").size());
+    String token = c.cookies.get("SLZ");
+    assertEquals(5, token.split("\\.", -1).length, "a compact JWE: " + token);
+    String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(header.contains("\"zip\":\"DEF\""), header);
+    assertTrue(token.length() < value.length(), "compressed: " + token.length() + " characters");
+    assertEquals(value + ":String", c.get("/z/read").get("attr.a"));
   }
 
   @Test
