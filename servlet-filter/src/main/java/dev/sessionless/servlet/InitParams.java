@@ -97,6 +97,9 @@ final class InitParams {
           throw new IllegalArgumentException("bad-attribute must be drop or new-session, got '" + v + "'");
       }
     }
+    if ((v = params.apply("compress")) != null) {
+      b.compress(bool("compress", v));
+    }
     if ((v = params.apply("cookie.max-chunks")) != null) {
       b.maxCookieChunks((int) number("cookie.max-chunks", v));
     }

@@ -220,6 +220,25 @@ class InitParamsTest {
   }
 
   @Test
+  void compressIsAnInitParameterForEncryptedTokensAndRefusedWithASigningAlgorithm() throws Exception {
+    Map<String, String> env = Map.of("K", SECRET,
+        "D", KeySet.of(TokenKey.generate("d1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
+    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "D",
+        "algorithm", "dir", "compress", "true");
+    try (AutoCloseable k = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
+      assertEquals(Boolean.TRUE, b.compress);
+      b.build();
+    }
+    RuntimeException e = assertThrows(RuntimeException.class,
+        () -> applied(Map.of("keys.env", "K", "compress", "true"), env));
+    assertTrue(e.getMessage().contains("DIR_A256GCM"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> applied(Map.of("keys.env", "D", "algorithm", "dir", "compress", "yes please"), env));
+    assertTrue(e.getMessage().contains("compress"), e.getMessage());
+  }
+
+  @Test
   void revocationMemoryWiresAnInMemoryStoreAndOtherValuesAreRefused() throws Exception {
     Map<String, String> env = Map.of("APP_KEYS", SECRET);
     SessionlessFilter.Builder b = SessionlessFilter.builder();

@@ -127,6 +127,9 @@ public class SessionlessAutoConfiguration {
         b.maxCookieChunks(cookie.getMaxChunks());
       }
     }
+    if (properties.getCompress() != null) {
+      b.compress(properties.getCompress());
+    }
     b.attributeTypes(properties.getAttributeTypes().toArray(new Class<?>[0]));
     b.onBadAttribute(properties.getOnBadAttribute());
     customizers.orderedStream().forEach(c -> c.customize(b));

@@ -118,6 +118,27 @@ class StartupTest {
     }
   }
 
+  @Test
+  void compressedEncryptedTokensAreAPropertyAndRefusedWithASigningAlgorithm() throws Exception {
+    Path keys = dir.resolve("dir.jwks");
+    Files.writeString(keys, KeySet.of(TokenKey.generate("d1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
+    for (boolean compress : new boolean[] {true, false}) {
+      try (Instance app = Instance.start(PlainApp.class, "sessionless.keys.file=" + keys,
+          "sessionless.algorithm=DIR_A256GCM", "sessionless.compress=" + compress)) {
+        Browser browser = new Browser();
+        assertEquals("1:1800", browser.get(app.uri("/count")).body());
+        assertEquals("2:1800", browser.get(app.uri("/count")).body(), "the compressed token reads back");
+        String token = browser.cookie("SESSIONLESS").orElseThrow();
+        String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+            java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(compress, header.contains("\"zip\":\"DEF\""), header);
+      }
+    }
+    Throwable e = assertThrows(Exception.class,
+        () -> Instance.start(PlainApp.class, keyFile(), "sessionless.compress=true").close());
+    assertTrue(root(e).getMessage().contains("DIR_A256GCM"), root(e).getMessage());
+  }
+
   /** An application's own key source and filter. */
   @Configuration(proxyBeanMethods = false)
   @Import(PlainApp.class)
