@@ -79,6 +79,16 @@ public final class SessionToken {
       public void attach(SessionToken token, Object value) {
         token.attachment = value;
       }
+
+      @Override
+      public long issuedAtSecond(SessionToken token) {
+        return token.issuedAt;
+      }
+
+      @Override
+      public long expiresAtSecond(SessionToken token) {
+        return token.expiresAt;
+      }
     });
   }
 

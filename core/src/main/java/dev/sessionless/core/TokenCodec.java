@@ -150,7 +150,31 @@ public final class TokenCodec {
       rejected(Reason.MALFORMED);
       throw new TokenException(Reason.MALFORMED, "no token was given");
     }
-    int n = token.length();
+    return decodeRegion(token, 0, token.length());
+  }
+
+  /**
+   * Verifies (or decrypts) the token that is {@code text.substring(start, end)}, and checks its
+   * claims: as {@link #decode(String)}, for a token that lies inside a longer text, such as a
+   * {@code Cookie} or {@code Authorization} header. A verification-cache hit copies nothing; only
+   * a token that must be verified is copied out, and the cache never keeps {@code text} itself.
+   *
+   * @return the verified token
+   * @throws TokenException for every rejection, as {@link #decode(String)}
+   * @throws IndexOutOfBoundsException if {@code start} and {@code end} are not a region of
+   *     {@code text} (the caller's bug, not the token's)
+   */
+  public SessionToken decode(String text, int start, int end) {
+    if (text == null) {
+      rejected(Reason.MALFORMED);
+      throw new TokenException(Reason.MALFORMED, "no token was given");
+    }
+    java.util.Objects.checkFromToIndex(start, end, text.length());
+    return decodeRegion(text, start, end);
+  }
+
+  private SessionToken decodeRegion(String text, int start, int end) {
+    int n = end - start;
     if (n > maxTokenLength) {
       rejected(Reason.TOO_LARGE);
       throw new TokenException(Reason.TOO_LARGE,
@@ -160,10 +184,11 @@ public final class TokenCodec {
     boolean cacheHit = false;
     try {
       KeySet set = keys.current();
-      result = cache == null ? null : cache.getOrNull(token, set);
+      result = cache == null ? null : cache.getOrNull(text, start, end, set);
       if (result != null) {
         cacheHit = true;
       } else {
+        String token = start == 0 && end == text.length() ? text : text.substring(start, end);
         result = verifier.verify(token, n, set);
         if (cache != null) {
           cache.put(token, result);

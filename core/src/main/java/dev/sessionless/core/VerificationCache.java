@@ -27,8 +27,11 @@ final class VerificationCache {
     cache.put(new CacheKey(token), verified);
   }
 
-  /** The remembered token for exactly this text if it may be served now, else {@code null}. */
-  SessionToken getOrNull(String token, KeySet set) {
+  /**
+   * The remembered token whose text is exactly {@code text[start, end)} if it may be served now,
+   * else {@code null}. Copies nothing: the region is hashed and compared where it lies.
+   */
+  SessionToken getOrNull(String text, int start, int end, KeySet set) {
     KeySet under = cachedUnder;
     if (set != under) {
       if (under == null || !set.sameContentAs(under)) {
@@ -37,7 +40,7 @@ final class VerificationCache {
       }
       cachedUnder = set;
     }
-    SessionToken hit = cache.getIfPresent(new CacheKey(token));
+    SessionToken hit = cache.getIfPresent(new CacheKey(text, start, end));
     if (hit == null || (hit.keySet != set && !hit.keySet.sameContentAs(set))) {
       return null;
     }
@@ -49,17 +52,28 @@ final class VerificationCache {
     return hit;
   }
 
-  /** Cache key: hashes only the last segment (signature or tag, which no one can forge), compares the whole token. */
+  /**
+   * Cache key: hashes only the last segment (signature or tag, which no one can forge), compares
+   * the whole token. A stored key is a whole token; a lookup key may be a region of a longer text
+   * (a header), so that a hit copies nothing.
+   */
   static final class CacheKey {
-    private final String token;
+    private final String text;
+    private final int start;
+    private final int length;
     private final int hash;
 
     CacheKey(String token) {
-      this.token = token;
-      int n = token.length();
+      this(token, 0, token.length());
+    }
+
+    CacheKey(String text, int start, int end) {
+      this.text = text;
+      this.start = start;
+      this.length = end - start;
       int h = 0;
-      for (int i = Math.max(0, n - 16); i < n; i++) {
-        h = 31 * h + token.charAt(i);
+      for (int i = Math.max(start, end - 16); i < end; i++) {
+        h = 31 * h + text.charAt(i);
       }
       this.hash = h;
     }
@@ -71,7 +85,7 @@ final class VerificationCache {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof CacheKey && ((CacheKey) o).token.equals(token);
+      return o instanceof CacheKey k && k.length == length && k.text.regionMatches(k.start, text, start, length);
     }
   }
 }

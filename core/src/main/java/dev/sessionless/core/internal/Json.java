@@ -23,7 +23,7 @@ public final class Json {
               StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(64).build())
           .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
           .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
-          .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+          .recyclerPool(JsonRecyclerPools.sharedBoundedPool())
           .build();
 
   /** As {@link #STRICT}, and refuses a duplicated member name anywhere; for the rarely read parts. */
@@ -33,16 +33,18 @@ public final class Json {
               StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(64).build())
           .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+          .recyclerPool(JsonRecyclerPools.sharedBoundedPool())
           .build();
 
   /**
    * A plain factory (Jackson's defaults) for the default state mapper. Like the two above, its
    * buffers are recycled through a shared pool rather than Jackson's default per-thread one,
    * which would keep Jackson objects reachable from every thread that ever encoded a token.
+   * The bounded pool (an array queue) rather than the deque pool: the deque allocates a node for
+   * every buffer it takes back, several per request.
    */
   public static JsonFactory plainFactory() {
-    return JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
+    return JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedBoundedPool()).build();
   }
 
   /**

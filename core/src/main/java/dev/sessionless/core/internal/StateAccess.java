@@ -31,6 +31,12 @@ public final class StateAccess {
 
     /** Keeps {@code value} with {@code token}, replacing what was kept. */
     void attach(SessionToken token, Object value);
+
+    /** {@code iat} in epoch seconds, without an {@code Instant}. */
+    long issuedAtSecond(SessionToken token);
+
+    /** {@code exp} in epoch seconds, without an {@code Instant}. */
+    long expiresAtSecond(SessionToken token);
   }
 
   private static volatile Reader reader;
@@ -53,6 +59,16 @@ public final class StateAccess {
   /** Where each top-level state value of {@code token} sits in {@link #bytes}. */
   public static Map<String, int[]> spans(SessionToken token) {
     return reader.spans(token);
+  }
+
+  /** {@code iat} of {@code token} in epoch seconds: {@link SessionToken#issuedAt()} without allocating. */
+  public static long issuedAtSecond(SessionToken token) {
+    return reader.issuedAtSecond(token);
+  }
+
+  /** {@code exp} of {@code token} in epoch seconds: {@link SessionToken#expiresAt()} without allocating. */
+  public static long expiresAtSecond(SessionToken token) {
+    return reader.expiresAtSecond(token);
   }
 
   /**
