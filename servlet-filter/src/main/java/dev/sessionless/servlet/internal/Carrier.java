@@ -10,15 +10,26 @@ public interface Carrier {
   /** What a request carried. */
   final class Incoming {
     static final Incoming NONE = new Incoming(null, List.of(), null);
-    /** The token text, or {@code null}. */
+    /** The token text, or {@code null}; the token is {@code token[start, end)}, a region of a header. */
     final String token;
+    /** Where the token starts in {@link #token}. */
+    final int start;
+    /** Where the token ends in {@link #token}. */
+    final int end;
     /** The names of every cookie of ours the request carried, chunks included (none for a header). */
     final List<String> cookies;
     /** A rejection found before decoding (too many or too long chunks), or {@code null}. */
     final TokenException.Reason problem;
 
     Incoming(String token, List<String> cookies, TokenException.Reason problem) {
-      this.token = token;
+      this(token, 0, token == null ? 0 : token.length(), cookies, problem);
+    }
+
+    /** A token that is {@code text[start, end)}: not copied out unless it must be verified. */
+    Incoming(String text, int start, int end, List<String> cookies, TokenException.Reason problem) {
+      this.token = text;
+      this.start = start;
+      this.end = end;
       this.cookies = List.copyOf(cookies);
       this.problem = problem;
     }

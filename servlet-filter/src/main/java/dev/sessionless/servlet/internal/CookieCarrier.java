@@ -1,7 +1,6 @@
 package dev.sessionless.servlet.internal;
 
 import dev.sessionless.core.TokenException;
-import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.ArrayList;
@@ -36,6 +35,8 @@ public final class CookieCarrier implements Carrier {
   private final String age;
   /** The names of what a request carrying one whole cookie carried: the same for every such request. */
   private final List<String> onlyName;
+  /** {@link #isOurs}, made once: every request looks for our cookies. */
+  private final CookieHeaders.NameTest ourName = this::isOurs;
   /** The attribute strings last formatted, by cookie path: the same for nearly every request. */
   private volatile Attributes lastAttributes;
 
@@ -138,17 +139,29 @@ public final class CookieCarrier implements Carrier {
    */
   static final int MAX_CLEARED = 180;
 
-  /** Whether cookie {@code n} is ours: the name itself, or a chunk {@code name.N} (N from 1, no leading zero). */
-  private boolean isOurs(String n) {
-    if (n.equals(name)) {
-      return true;
-    }
-    if (n.length() < name.length() + 2 || n.length() > name.length() + 4 || !n.startsWith(name)
-        || n.charAt(name.length()) != '.') {
+  /**
+   * Whether {@code h[from, to)} names a cookie of ours: the name itself, or a chunk
+   * {@code name.N} (N from 1, no leading zero, at most three digits).
+   */
+  private boolean isOurs(String h, int from, int to) {
+    int n = to - from;
+    int base = name.length();
+    if (n < base || !h.regionMatches(from, name, 0, base)) {
       return false;
     }
-    String suffix = n.substring(name.length() + 1);
-    return suffix.charAt(0) != '0' && suffix.chars().allMatch(ch -> ch >= '0' && ch <= '9');
+    if (n == base) {
+      return true;
+    }
+    if (n < base + 2 || n > base + 4 || h.charAt(from + base) != '.' || h.charAt(from + base + 1) == '0') {
+      return false;
+    }
+    for (int i = from + base + 1; i < to; i++) {
+      char c = h.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
@@ -158,42 +171,29 @@ public final class CookieCarrier implements Carrier {
 
   @Override
   public Incoming read(HttpServletRequest request, int maxLength) {
-    Cookie[] cookies = request.getCookies();
-    if (cookies == null) {
+    // The Cookie headers as text, not getCookies(): see CookieHeaders
+    List<CookieHeaders.Found> ours = CookieHeaders.find(request.getHeaders("Cookie"), ourName, MAX_CLEARED, name);
+    if (ours.isEmpty()) {
       return Incoming.NONE;
     }
-    Cookie only = null;
-    for (Cookie c : cookies) {
-      if (isOurs(c.getName())) {
-        if (only != null) {
-          return readChunks(cookies, maxLength); // chunks, or a duplicate: the general path
-        }
-        only = c;
-      }
+    if (ours.size() > 1) {
+      return readChunks(ours, maxLength); // chunks, or a duplicate: the general path
     }
-    if (only == null) {
-      return Incoming.NONE;
-    }
+    CookieHeaders.Found only = ours.get(0);
     // The usual case: one cookie, the whole token; its value is used as is.
-    if (!only.getName().equals(name)) {
-      return new Incoming(null, List.of(only.getName()), TokenException.Reason.MALFORMED);
+    if (!only.name().equals(name)) {
+      return new Incoming(null, List.of(only.name()), TokenException.Reason.MALFORMED);
     }
-    String value = only.getValue();
-    if (value.length() > maxLength) {
+    if (only.length() > maxLength) {
       return new Incoming(null, onlyName, TokenException.Reason.TOO_LARGE);
     }
-    return new Incoming(value, onlyName, null);
+    return new Incoming(only.header(), only.start(), only.end(), onlyName, null); // not copied
   }
 
-  private Incoming readChunks(Cookie[] cookies, int maxLength) {
+  private Incoming readChunks(List<CookieHeaders.Found> ours, int maxLength) {
     Map<String, String> found = new LinkedHashMap<>();
-    for (Cookie c : cookies) {
-      if (isOurs(c.getName()) && (found.containsKey(c.getName()) || found.size() < MAX_CLEARED)) {
-        found.putIfAbsent(c.getName(), c.getValue());
-      }
-    }
-    if (found.isEmpty()) {
-      return Incoming.NONE;
+    for (CookieHeaders.Found c : ours) {
+      found.putIfAbsent(c.name(), c.value());
     }
     List<String> names = new ArrayList<>(found.keySet());
     int parts = 0;

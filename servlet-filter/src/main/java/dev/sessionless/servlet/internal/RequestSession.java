@@ -3,6 +3,7 @@ package dev.sessionless.servlet.internal;
 import dev.sessionless.core.internal.RawJson;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.internal.StateAccess;
 import dev.sessionless.core.TokenException;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpServletRequest;
@@ -96,7 +97,7 @@ public final class RequestSession {
     }
     SessionToken t;
     try {
-      t = settings.codec.decode(incoming.token);
+      t = settings.codec.decode(incoming.token, incoming.start, incoming.end);
     } catch (TokenException e) {
       if (e.reason().isRejection()) {
         reject(e.reason());
@@ -120,7 +121,7 @@ public final class RequestSession {
       return;
     }
     TokenHttpSession s = new TokenHttpSession(this, settings.attributes, context(), t, t.id(), stored.created,
-        t.issuedAt().toEpochMilli(), stored.maxInactive, false);
+        StateAccess.issuedAtSecond(t) * 1000L, stored.maxInactive, false);
     for (Map.Entry<String, String> e : stored.types.entrySet()) {
       TokenHttpSession.Entry entry = new TokenHttpSession.Entry(e.getValue(), settings.attributes.resolve(e.getValue()));
       int[] span = stored.spans.get(e.getKey());
@@ -145,8 +146,8 @@ public final class RequestSession {
     token = t;
     session = s;
     publishAuthTime();
-    long iat = t.issuedAt().getEpochSecond();
-    long life = t.expiresAt().getEpochSecond() - iat;
+    long iat = StateAccess.issuedAtSecond(t); // no Instant per request
+    long life = StateAccess.expiresAtSecond(t) - iat;
     renewalPending = (now / 1000 - iat) >= settings.renewalFraction * life;
   }
 

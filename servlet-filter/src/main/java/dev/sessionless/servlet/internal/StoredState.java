@@ -43,7 +43,7 @@ final class StoredState {
   private static final JsonFactory META_READER = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(32).maxNumberLength(64).build())
       .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-      .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+      .recyclerPool(JsonRecyclerPools.sharedBoundedPool())
       .build();
   private static final int MAX_NAME = 256;
 
