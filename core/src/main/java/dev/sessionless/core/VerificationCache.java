@@ -2,6 +2,7 @@ package dev.sessionless.core;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sessionless.core.internal.Scratch;
 import java.time.Clock;
 
 /**
@@ -85,7 +86,13 @@ final class VerificationCache {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof CacheKey k && k.length == length && k.text.regionMatches(k.start, text, start, length);
+      if (!(o instanceof CacheKey k) || k.hash != hash || k.length != length) {
+        return false;
+      }
+      if (start == 0 && k.start == 0 && text.length() == length && k.text.length() == length) {
+        return text.equals(k.text); // two whole tokens: the JDK's intrinsic
+      }
+      return Scratch.sameChars(text, start, k.text, k.start, length);
     }
   }
 }
