@@ -41,6 +41,8 @@ public final class AttributeCodec {
       "I", "D");
 
   private final StateMapper mapper;
+  /** The mapper is the default one, whose reading of plain JSON is known (see {@link #plain}). */
+  private final boolean defaultMapper;
   private final Map<String, Class<?>> byName;
   private final Map<Class<?>, String> tags;
   private final Set<Class<?>> registered;
@@ -57,6 +59,7 @@ public final class AttributeCodec {
   public AttributeCodec(StateMapper mapper, Set<Class<?>> registered) {
     mapper.checkTypes(Set.copyOf(registered));
     this.mapper = mapper;
+    this.defaultMapper = mapper == StateMapper.defaults();
     this.registered = Set.copyOf(registered);
     Map<String, Class<?>> m = new HashMap<>();
     Map<Class<?>, String> t = new HashMap<>();
@@ -204,6 +207,11 @@ public final class AttributeCodec {
     Class<?> type = byName.get(typeName);
     try {
       byte[] json = mapper.write(value);
+      if (defaultMapper && (type == List.class || type == Map.class) && plain(value, 0)) {
+        // Known to read back equal and to write these bytes again: no second pass needed.
+        checkCarried(name, value, json);
+        return json;
+      }
       Object back = mapper.read(json, 0, json.length, type);
       boolean jdk = !registered.contains(type);
       boolean same;
@@ -231,6 +239,48 @@ public final class AttributeCodec {
       throw new IllegalArgumentException("session attribute '" + name + "' of type "
           + value.getClass().getName() + " cannot be stored as JSON: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Whether a list or map attribute is made only of what the default mapper reads back as
+   * itself: strings, booleans, nulls, {@code Integer}s, {@code Long}s outside the {@code int}
+   * range, finite {@code Double}s, and lists and string-keyed maps of these. Jackson reads a JSON
+   * array as an {@code ArrayList}, an object as a {@code LinkedHashMap} in the order written, an
+   * integer as the smallest of {@code Integer} and {@code Long} that holds it and a decimal as a
+   * {@code Double}; so such a value reads back equal (lists and maps compare by content) and, in
+   * the same order, writes the same bytes. Anything else ({@code Long} 1, {@code Float}, NaN, a
+   * {@code Character}, deeper than {@link #MAX_DEPTH}) gets the full round trip check.
+   */
+  private static boolean plain(Object v, int depth) {
+    if (v == null || v instanceof String || v instanceof Boolean || v instanceof Integer) {
+      return true;
+    }
+    if (v instanceof Long l) {
+      return l < Integer.MIN_VALUE || l > Integer.MAX_VALUE;
+    }
+    if (v instanceof Double d) {
+      return Double.isFinite(d);
+    }
+    if (depth >= MAX_DEPTH) {
+      return false;
+    }
+    if (v instanceof List<?> list) {
+      for (Object o : list) {
+        if (!plain(o, depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (v instanceof Map<?, ?> map) {
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        if (!(e.getKey() instanceof String) || !plain(e.getValue(), depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   /**
