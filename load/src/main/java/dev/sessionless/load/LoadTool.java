@@ -124,7 +124,7 @@ public final class LoadTool {
     Map<String, Cluster> clusters = new LinkedHashMap<>();
     try (Injector injector = Injector.builder().warmup(options.warmup).progress(progress::println).build()) {
       for (String system : systems) {
-        clusters.put(system, Cluster.start(kind(system), NODES, options.redisServer));
+        clusters.put(system, Cluster.start(kind(system), NODES, options.redisServer, options.jettyHeaderCache));
         results.put(system, new LinkedHashMap<String, Object>());
       }
       // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is

@@ -128,4 +128,15 @@ class LoadToolSmokeTest {
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown profile 'marathon'"));
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("usage: LoadTool"));
   }
+
+  @Test
+  void jettyHeaderCacheIsOffUnlessAskedForAndANegativeSizeIsRefused() {
+    assertEquals(0, dev.sessionless.load.internal.Options.parse("peak").jettyHeaderCache);
+    assertEquals(1024, dev.sessionless.load.internal.Options.parse("peak", "--jetty-header-cache=1024").jettyHeaderCache);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LoadTool.run(new String[] {"peak", "--jetty-header-cache=-1"}, System.out,
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(2, code);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--jetty-header-cache must be 0"), err.toString(StandardCharsets.UTF_8));
+  }
 }

@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -51,6 +53,7 @@ public final class Cluster implements AutoCloseable {
   }
 
   private final Kind kind;
+  private final int headerCache;
   private final List<Node> nodes = new ArrayList<>();
   private final AtomicIntegerArray down;
   private final AtomicInteger rotations = new AtomicInteger();
@@ -60,8 +63,9 @@ public final class Cluster implements AutoCloseable {
 
   private record Node(Server server, int port, LettuceConnectionFactory redis) {}
 
-  private Cluster(Kind kind, int count, RedisServer redis) {
+  private Cluster(Kind kind, int count, RedisServer redis, int headerCache) {
     this.kind = kind;
+    this.headerCache = headerCache;
     this.down = new AtomicIntegerArray(count);
     this.redis = redis;
   }
@@ -73,17 +77,22 @@ public final class Cluster implements AutoCloseable {
    * @throws LoadException {@link LoadException.Reason#SYSTEM_FAILED} when a node (or Redis) does not start
    */
   public static Cluster start(Kind kind, int count) {
-    return start(kind, count, null);
+    return start(kind, count, null, 0);
   }
 
   /**
    * Starts {@code count} nodes; {@code redisServer} is the {@code redis-server} executable for
-   * {@link Kind#SPRING_SESSION_REDIS} ({@code null}: look on the {@code PATH}).
+   * {@link Kind#SPRING_SESSION_REDIS} ({@code null}: look on the {@code PATH}). {@code headerCache}
+   * is each node's Jetty header cache ({@code HttpConfiguration.setHeaderCacheSize}; 0 turns it
+   * off). Jetty keeps, per connection, the values of headers such as {@code Cookie} that it
+   * expects to repeat, up to that many characters in all; a session cookie that changes on every
+   * write is re-inserted each time and, once the cache is full, the whole cache is cleared: about
+   * 10 µs a request with a ~750-character cookie here. Off by default, for every system alike.
    *
    * @throws LoadException {@link LoadException.Reason#SYSTEM_FAILED} when a node or Redis does not
    *     start, or {@code redis-server} is missing (the message says how to install it)
    */
-  public static Cluster start(Kind kind, int count, Path redisServer) {
+  public static Cluster start(Kind kind, int count, Path redisServer, int headerCache) {
     RedisServer redis = null;
     if (kind == Kind.SPRING_SESSION_REDIS) {
       Path exe = RedisServer.find(redisServer == null ? null : redisServer.toString())
@@ -92,7 +101,7 @@ public final class Cluster implements AutoCloseable {
                   + ": " + RedisServer.INSTALL_HINT));
       redis = RedisServer.start(exe);
     }
-    Cluster cluster = new Cluster(kind, count, redis);
+    Cluster cluster = new Cluster(kind, count, redis, headerCache);
     try {
       for (int i = 0; i < count; i++) {
         cluster.nodes.add(cluster.startNode(0));
@@ -109,7 +118,9 @@ public final class Cluster implements AutoCloseable {
     server.setStopTimeout(0); // a kill, not a graceful shutdown: requests in flight fail
     LettuceConnectionFactory connections = null;
     try {
-      ServerConnector connector = new ServerConnector(server);
+      HttpConfiguration http = new HttpConfiguration();
+      http.setHeaderCacheSize(headerCache);
+      ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
       connector.setHost("127.0.0.1");
       connector.setPort(port);
       server.addConnector(connector);

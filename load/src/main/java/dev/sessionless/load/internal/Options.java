@@ -37,6 +37,8 @@ public final class Options {
   public final boolean keepOldKey;
   /** The {@code redis-server} to run, or {@code null} to look on the {@code PATH}. */
   public final Path redisServer;
+  /** Jetty's per-connection header cache size on every node of every system (Jetty's default: 1024). */
+  public final int jettyHeaderCache;
 
   private Options(Map<String, String> o, List<String> profiles) {
     this.profiles = profiles;
@@ -66,6 +68,10 @@ public final class Options {
     }
     this.keepOldKey = rotation.equals("keep-old");
     this.redisServer = o.containsKey("redis-server") ? Path.of(o.get("redis-server")) : null;
+    this.jettyHeaderCache = integer(o, "jetty-header-cache", 0);
+    if (jettyHeaderCache < 0) {
+      throw bad("--jetty-header-cache must be 0 (off) or more, got " + jettyHeaderCache);
+    }
     if (users < 1 || maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
         || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0 || systemWarmup.isZero()) {
       throw bad("out of range: users, max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
@@ -101,7 +107,7 @@ public final class Options {
     for (String k : o.keySet()) {
       if (!List.of("systems", "max-users", "step", "warmup", "think", "start-rate", "rate-factor", "max-steps",
           "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "redis-server",
-          "rotation").contains(k)) {
+          "rotation", "jetty-header-cache").contains(k)) {
         throw bad("unknown option --" + k);
       }
     }
@@ -119,6 +125,8 @@ public final class Options {
         "  --systems=" + String.join(",", SYSTEMS),
         "                                                          (default all; spring-session-redis needs redis-server)",
         "  --redis-server=PATH                                     default: redis-server on the PATH",
+        "  --jetty-header-cache=0                                  every node's Jetty header cache (Jetty's own default",
+        "                                                          1024 re-caches a changed session cookie every request)",
         "  --system-warmup=10s                                     untimed warm-up of each system before its profiles",
         "  --max-users=64 --step=5s --warmup=1s --think=0ms       steps (warmup: the discarded start of each step)",
         "  --start-rate=200 --rate-factor=1.5 --max-steps=8        stress",
