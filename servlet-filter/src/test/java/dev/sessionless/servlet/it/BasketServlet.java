@@ -37,6 +37,24 @@ final class BasketServlet extends HttpServlet {
         res.getWriter().print("set");
         return;
       }
+      case "/set-then-change": {
+        // Changed in place after setAttribute, before the body: the change must be saved.
+        List<Basket.Line> lines = new ArrayList<>();
+        lines.add(new Basket.Line("set", 1, 100L));
+        Basket b = new Basket("ann", lines, new LinkedHashMap<>());
+        List<String> tags = new ArrayList<>(List.of("t-set"));
+        s.setAttribute("basket", b);
+        s.setAttribute("tags", tags);
+        b.lines().add(new Basket.Line(sku, 2, 200L));
+        tags.add(sku);
+        res.getWriter().print("ok");
+        return;
+      }
+      case "/set-unchanged": {
+        s.setAttribute("basket", new Basket("bob", new ArrayList<>(List.of(new Basket.Line(sku, 1, 1L))), new LinkedHashMap<>()));
+        res.getWriter().print("ok");
+        return;
+      }
       case "/read":
         describe(s, res.getWriter());
         return;

@@ -199,6 +199,25 @@ class InPlaceChangeTest {
   }
 
   @Test
+  void recordAndListChangedInPlaceAfterSetAttributeAreWrittenWithTheChange() {
+    TestClient c = withBasket();
+    assertWritten(c.get("/r/set-then-change?sku=late"));
+    TestClient.Reply r = c.get("/r/read");
+    assertTrue(r.get("lines").contains("late"), r.body);
+    assertTrue(r.get("lines").contains("set"), r.body);
+    assertEquals("[t-set, late]", r.get("tags"), r.body);
+  }
+
+  @Test
+  void valueSetAndLeftAloneReadsBackAsSet() {
+    TestClient c = withBasket();
+    assertWritten(c.get("/r/set-unchanged?sku=kept"));
+    TestClient.Reply r = c.get("/r/read");
+    assertTrue(r.get("lines").contains("kept"), r.body);
+    assertTrue(r.setCookie("SL").isEmpty(), r.setCookies.toString());
+  }
+
+  @Test
   void jdkListAndMapAttributesChangedInPlaceAreWritten() {
     TestClient c = withBasket();
     assertWritten(c.get("/r/tag?sku=t1"));
