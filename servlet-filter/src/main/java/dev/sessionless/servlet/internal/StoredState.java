@@ -76,27 +76,43 @@ final class StoredState {
     if (kept != null) {
       return kept;
     }
-    StoredState s = of(StateAccess.bytes(token), StateAccess.spans(token));
+    StoredState s = of(StateAccess.bytes(token), StateAccess.spans(token), true);
     StateAccess.attach(token, s);
     return s;
   }
 
   /** As {@link #of(SessionToken)}, for a state given as text (tests): indexed by core first. */
   static StoredState parse(String state) {
-    byte[] bytes = state.getBytes(StandardCharsets.UTF_8);
-    return of(bytes, StateIndex.of(bytes).spans());
+    return parse(state, true);
   }
 
-  private static StoredState of(byte[] bytes, Map<String, int[]> spans) {
+  /** As {@link #parse(String)}; {@code ownReader} false reads the metadata with the parser only (tests). */
+  static StoredState parse(String state, boolean ownReader) {
+    byte[] bytes = state.getBytes(StandardCharsets.UTF_8);
+    return of(bytes, StateIndex.of(bytes).spans(), ownReader);
+  }
+
+  /** Whether the metadata of {@code state} is read without the parser (tests). */
+  static boolean ownReaderTakes(String state) {
+    byte[] bytes = state.getBytes(StandardCharsets.UTF_8);
+    Map<String, int[]> spans = StateIndex.of(bytes).spans();
+    int[] meta = spans.get(RequestSession.META);
+    return new StoredState(bytes, spans).readOwnMeta(bytes, meta[0], meta[1]);
+  }
+
+  private static StoredState of(byte[] bytes, Map<String, int[]> spans, boolean ownReader) {
     StoredState s = new StoredState(bytes, spans);
     int[] meta = spans.get(RequestSession.META);
     if (meta == null) {
       throw new TokenException(Reason.MISSING_CLAIM, "the token carries no session metadata");
     }
-    try (JsonParser p = META_READER.createParser(bytes, meta[0], meta[1] - meta[0])) {
-      s.readMeta(p, p.nextToken());
-    } catch (JacksonException e) {
-      throw new TokenException(Reason.MALFORMED, "the session metadata is not valid JSON", e);
+    if (!ownReader || !s.readOwnMeta(bytes, meta[0], meta[1])) {
+      s.types.clear();
+      try (JsonParser p = META_READER.createParser(bytes, meta[0], meta[1] - meta[0])) {
+        s.readMeta(p, p.nextToken());
+      } catch (JacksonException e) {
+        throw new TokenException(Reason.MALFORMED, "the session metadata is not valid JSON", e);
+      }
     }
     // Exactly the stored attributes: every tag names one (never the metadata), one per attribute.
     if (s.types.size() != spans.size() - 1 || s.types.containsKey(RequestSession.META)) {
@@ -108,6 +124,119 @@ final class StoredState {
       }
     }
     return s;
+  }
+
+  /**
+   * Reads metadata exactly as {@link #metaJson} writes it ({@code {"c":N,"m":N,"t":{"name":"tag",
+   * ...}}}, no whitespace, no escapes, numbers that fit) without a JSON parser; false for anything
+   * else, which the streaming parser then reads (or refuses) as before. Core's index has already
+   * checked that these bytes are strict JSON, valid UTF-8, with no duplicated member.
+   */
+  private boolean readOwnMeta(byte[] b, int from, int to) {
+    int i = from;
+    if (!at(b, i, to, META_C)) {
+      return false;
+    }
+    i += META_C.length;
+    int end = numberEnd(b, i, to);
+    if (end < 0) {
+      return false;
+    }
+    long c = digits(b, i, end);
+    i = end;
+    if (!at(b, i, to, META_M)) {
+      return false;
+    }
+    i += META_M.length;
+    end = numberEnd(b, i, to);
+    if (end < 0) {
+      return false;
+    }
+    long m = digits(b, i, end);
+    if (m < Integer.MIN_VALUE || m > Integer.MAX_VALUE) {
+      return false;
+    }
+    i = end;
+    if (!at(b, i, to, META_T)) {
+      return false;
+    }
+    i += META_T.length;
+    boolean first = true;
+    while (i < to && b[i] != '}') {
+      if (!first) {
+        if (b[i] != ',') {
+          return false;
+        }
+        i++;
+      }
+      first = false;
+      int nameEnd = plainString(b, i, to);
+      if (nameEnd < 0 || nameEnd + 1 >= to || b[nameEnd] != ':') {
+        return false;
+      }
+      int tagEnd = plainString(b, nameEnd + 1, to);
+      if (tagEnd < 0) {
+        return false;
+      }
+      String name = new String(b, i + 1, nameEnd - i - 2, StandardCharsets.ISO_8859_1);
+      if (name.isEmpty() || name.length() > MAX_NAME) {
+        return false;
+      }
+      types.put(name, new String(b, nameEnd + 2, tagEnd - nameEnd - 3, StandardCharsets.ISO_8859_1));
+      i = tagEnd;
+    }
+    if (i + 2 != to || b[i] != '}' || b[i + 1] != '}') {
+      return false;
+    }
+    created = c;
+    maxInactive = (int) m;
+    return true;
+  }
+
+  private static final byte[] META_C = "{\"c\":".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] META_M = ",\"m\":".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] META_T = ",\"t\":{".getBytes(StandardCharsets.US_ASCII);
+
+  private static boolean at(byte[] b, int i, int to, byte[] what) {
+    return to - i >= what.length && java.util.Arrays.equals(b, i, i + what.length, what, 0, what.length);
+  }
+
+  /** The end of an optional minus and 1 to 18 digits at {@code i}, or -1. */
+  private static int numberEnd(byte[] b, int i, int to) {
+    int start = i < to && b[i] == '-' ? i + 1 : i;
+    int j = start;
+    while (j < to && b[j] >= '0' && b[j] <= '9') {
+      j++;
+    }
+    return j == start || j - start > 18 ? -1 : j;
+  }
+
+  private static long digits(byte[] b, int i, int end) {
+    boolean negative = b[i] == '-';
+    long n = 0;
+    for (int j = negative ? i + 1 : i; j < end; j++) {
+      n = n * 10 + (b[j] - '0');
+    }
+    return negative ? -n : n;
+  }
+
+  /**
+   * The index after a string at {@code i} of printable ASCII with no escape, or -1 (anything
+   * else, non-ASCII names included, is left to the parser and its checks).
+   */
+  private static int plainString(byte[] b, int i, int to) {
+    if (i >= to || b[i] != '"') {
+      return -1;
+    }
+    for (int j = i + 1; j < to; j++) {
+      if (b[j] == '"') {
+        return j + 1;
+      }
+      if (b[j] == '\\' || b[j] < 0x20) { // a byte >= 0x80 is negative
+        return -1;
+      }
+    }
+    return -1;
   }
 
   private void readMeta(JsonParser p, JsonToken t) {

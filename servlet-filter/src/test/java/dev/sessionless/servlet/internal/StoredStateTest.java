@@ -134,4 +134,59 @@ class StoredStateTest {
       assertRefused(TokenException.Reason.MALFORMED, bad);
     }
   }
+
+  /** The metadata as read, or the refusal's reason. */
+  private static Object read(String state, boolean ownReader) {
+    try {
+      StoredState s = StoredState.parse(state, ownReader);
+      return List.of(s.created, s.maxInactive, new java.util.ArrayList<>(s.types.entrySet()));
+    } catch (TokenException e) {
+      return e.reason();
+    }
+  }
+
+  @Test
+  void ownMetadataReaderAgreesWithTheParserOnEveryShape() {
+    Map<String, String> tags = new LinkedHashMap<>();
+    tags.put("profile", "M");
+    tags.put("cart", "L");
+    tags.put("user", "com.example.User");
+    String attrs = "\"profile\":{},\"cart\":[],\"user\":{}";
+    List<String> states = new java.util.ArrayList<>();
+    for (long created : new long[] {0L, 1795481400148L, -5L, 999_999_999_999_999_999L}) {
+      for (int maxInactive : new int[] {0, 1800, -1, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+        states.add("{" + attrs + ",\"$sessionless\":" + StoredState.metaJson(created, maxInactive, tags) + "}");
+      }
+    }
+    states.add("{\"$sessionless\":" + StoredState.metaJson(1L, 2, Map.of()) + "}");
+    for (String meta : List.of(
+        "{\"c\":1,\"m\":2,\"t\":{\"a\":\"i\"}}",
+        "{\"c\": 1,\"m\":2,\"t\":{\"a\":\"i\"}}",                // whitespace: the parser's
+        "{\"m\":2,\"c\":1,\"t\":{\"a\":\"i\"}}",                 // another order
+        "{\"c\":1,\"m\":2,\"t\":{\"a\":\"\\u0069\"}}",           // an escape
+        "{\"c\":1,\"m\":2,\"t\":{\"a\":\"i\"},\"x\":0}",           // a later member
+        "{\"c\":1234567890123456789,\"m\":2,\"t\":{\"a\":\"i\"}}",  // 19 digits
+        "{\"c\":1,\"m\":2147483648,\"t\":{\"a\":\"i\"}}",          // over int
+        "{\"c\":1.5,\"m\":2,\"t\":{\"a\":\"i\"}}",
+        "{\"c\":1,\"m\":2,\"t\":{\"a\":7}}",
+        "{\"c\":1,\"m\":2,\"t\":{}}",                             // a value with no type
+        "{\"c\":1,\"t\":{\"a\":\"i\"}}")) {
+      states.add("{\"a\":1,\"$sessionless\":" + meta + "}");
+    }
+    states.add("{\"\u00e9t\u00e9\":1,\"$sessionless\":{\"c\":1,\"m\":2,\"t\":{\"\u00e9t\u00e9\":\"i\"}}}");
+    states.add("{\"\":1,\"$sessionless\":{\"c\":1,\"m\":2,\"t\":{\"\":\"i\"}}}");
+    for (String state : states) {
+      assertEquals(read(state, false), read(state, true), state);
+    }
+    long own = states.stream().filter(st -> {
+      try {
+        return StoredState.ownReaderTakes(st);
+      } catch (TokenException e) {
+        return false; // core's index refuses the state itself
+      }
+    }).count();
+    assertEquals(21 + 2, own, "what metaJson writes (and the two plain hand-written ones) is read without the parser");
+    assertEquals(List.of(1795481400148L, 1800, new java.util.ArrayList<>(tags.entrySet())),
+        read("{" + attrs + ",\"$sessionless\":" + StoredState.metaJson(1795481400148L, 1800, tags) + "}", true));
+  }
 }
