@@ -146,11 +146,7 @@ public final class TokenCodec {
    *     REVOCATION_UNAVAILABLE})
    */
   public SessionToken decode(String token) {
-    if (token == null) {
-      rejected(Reason.MALFORMED);
-      throw new TokenException(Reason.MALFORMED, "no token was given");
-    }
-    return decodeRegion(token, 0, token.length());
+    return decode(token, 0, token == null ? 0 : token.length());
   }
 
   /**
@@ -170,10 +166,6 @@ public final class TokenCodec {
       throw new TokenException(Reason.MALFORMED, "no token was given");
     }
     java.util.Objects.checkFromToIndex(start, end, text.length());
-    return decodeRegion(text, start, end);
-  }
-
-  private SessionToken decodeRegion(String text, int start, int end) {
     int n = end - start;
     if (n > maxTokenLength) {
       rejected(Reason.TOO_LARGE);

@@ -45,15 +45,8 @@ final class CookieHeaders {
 
   /**
    * Our cookies in the order the headers carry them, duplicates included; {@code atMost} bounds
-   * how many are kept (a request carrying more is no browser's).
-   */
-  static List<Found> find(Enumeration<String> headers, NameTest test, int atMost) {
-    return find(headers, test, atMost, null);
-  }
-
-  /**
-   * As {@link #find(Enumeration, NameTest, int)}; a name equal to {@code usual} is that very
-   * string, not a copy.
+   * how many are kept (a request carrying more is no browser's). A name equal to {@code usual}
+   * (or {@code null}) is that very string, not a copy.
    */
   static List<Found> find(Enumeration<String> headers, NameTest test, int atMost, String usual) {
     if (headers == null) {

@@ -232,19 +232,17 @@ final class TokenHttpSession implements HttpSession {
             + "' is not allowed: 1 to 256 characters, and not " + RequestSession.META);
       }
       String typeName = codec.typeName(name, value);
-      boolean mutable = AttributeCodec.isMutable(value.getClass());
+      Entry e = new Entry(typeName, codec.resolve(typeName));
+      // The caller keeps its reference: a mutable value may still change in place.
+      e.handedOut = AttributeCodec.isMutable(e.type);
       // Taken before the JSON is written: should the value change meanwhile, the snapshot is the
       // older state and the save-time check sees the change. Unchanged at the save, the value
       // still writes this JSON, and is not serialised again to tell.
-      Snapshot before = mutable ? Snapshot.of(value, walker) : null;
+      e.snapshot = e.handedOut ? Snapshot.of(value, walker) : null;
       byte[] json = codec.checkedJson(name, value, typeName);
-      Entry e = new Entry(typeName, codec.resolve(typeName));
       e.value = value;
       e.loaded = true;
       e.json(json, 0, json.length);
-      // The caller keeps its reference: a mutable value may still change in place.
-      e.handedOut = AttributeCodec.isMutable(e.type);
-      e.snapshot = e.handedOut ? before : null;
       Entry previous = entries.get(name);
       boolean same = previous != null && previous.loaded && previous.value == value;
       if (!same && value instanceof HttpSessionBindingListener) {

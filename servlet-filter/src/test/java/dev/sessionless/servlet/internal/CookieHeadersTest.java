@@ -17,7 +17,7 @@ class CookieHeadersTest {
 
   /** Each cookie found, as [name, value]. */
   static List<List<String>> find(int atMost, String... headers) {
-    return CookieHeaders.find(Collections.enumeration(List.of(headers)), OURS, atMost).stream()
+    return CookieHeaders.find(Collections.enumeration(List.of(headers)), OURS, atMost, null).stream()
         .map(x -> List.of(x.name(), x.value())).toList();
   }
 
@@ -32,7 +32,7 @@ class CookieHeadersTest {
 
   @Test
   void noHeaderOrNoCookieOfOursFindsNothing() {
-    assertEquals(List.of(), CookieHeaders.find(null, OURS, 10));
+    assertEquals(List.of(), CookieHeaders.find(null, OURS, 10, null));
     assertEquals(List.of(), find(10));
     assertEquals(List.of(), find(10, "", "a=1; b=2", "SLX=1; XSL=2; sl=3"));
   }
