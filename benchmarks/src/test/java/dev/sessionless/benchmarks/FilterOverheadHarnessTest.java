@@ -44,6 +44,17 @@ class FilterOverheadHarnessTest {
   }
 
   @Test
+  void aResponseOutsideTheHeapIsReadTheSameWay() {
+    byte[] whole = ("HTTP/1.1 200 OK\r\n" + LONG_COOKIE + "Content-Length: 7\r\n\r\nitems=3")
+        .getBytes(StandardCharsets.ISO_8859_1);
+    ByteBuffer direct = ByteBuffer.allocateDirect(whole.length);
+    direct.put(whole).flip();
+    assertTrue(FilterOverheadBenchmark.complete(direct));
+    direct.limit(whole.length - 1);
+    assertFalse(FilterOverheadBenchmark.complete(direct));
+  }
+
+  @Test
   void anotherStatusOrABodyWithoutALengthIsRefused() {
     assertThrows(IllegalStateException.class,
         () -> FilterOverheadBenchmark.complete(bytes("HTTP/1.1 500 Server Error\r\nContent-Length: 0\r\n\r\n")));
