@@ -109,6 +109,14 @@ public final class AttributeCodec {
    * @throws RuntimeException if the JSON does not read as {@code type}
    */
   Object read(Class<?> type, byte[] bytes, int off, int len) {
+    if (defaultMapper && (type == List.class || type == Map.class)) {
+      // A list or map of plain strings, Integers and booleans (most session collections): read
+      // as the default mapper would, without a parser; anything else goes to the mapper.
+      Object v = PlainJsonReader.read(bytes, off, len, type);
+      if (v != PlainJsonReader.NOT_PLAIN) {
+        return v;
+      }
+    }
     return mapper.read(bytes, off, len, type);
   }
 

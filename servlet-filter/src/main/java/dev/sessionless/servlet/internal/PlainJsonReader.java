@@ -1,0 +1,200 @@
+package dev.sessionless.servlet.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a list or map attribute written by the default mapper without a JSON parser, when its
+ * JSON keeps to a narrow shape, and produces exactly what the default mapper would: an {@link
+ * ArrayList} for an array, a {@link LinkedHashMap} in member order for an object, a {@code
+ * String}, an {@code Integer}, a {@code Boolean} or {@code null}. Anything outside that shape
+ * answers {@link #NOT_PLAIN} and goes to the mapper as before, which decides and words any
+ * refusal:
+ *
+ * <ul>
+ *   <li>no whitespace anywhere (the mapper writes none);
+ *   <li>strings of printable ASCII without escapes (no {@code \}, no control or non-ASCII byte);
+ *   <li>integers of at most nine digits, without a leading zero or a minus zero (an {@code
+ *       Integer} for the mapper too); no fractions, exponents or longer numbers;
+ *   <li>object member names that are such strings, each at most once;
+ *   <li>no deeper than {@link #MAX_DEPTH}.
+ * </ul>
+ *
+ * <p>Every value comes back new and mutable, as the mapper's would: the session hands it to the
+ * application, which may change it in place. A differential test holds this reader to the
+ * mapper's results on generated and mutated JSON.
+ */
+final class PlainJsonReader {
+  /** The answer for JSON this reader does not take: read it with the mapper. */
+  static final Object NOT_PLAIN = new Object();
+
+  /** Deepest nesting followed (the top-level list or map is 1) before handing over. */
+  static final int MAX_DEPTH = 16;
+
+  private final byte[] b;
+  private final int end;
+  private int i;
+
+  private PlainJsonReader(byte[] b, int off, int len) {
+    this.b = b;
+    this.i = off;
+    this.end = off + len;
+  }
+
+  /**
+   * Reads {@code b[off, off + len)} as a {@code List} or a {@code Map} ({@code type}).
+   *
+   * @return the value, or {@link #NOT_PLAIN}
+   */
+  static Object read(byte[] b, int off, int len, Class<?> type) {
+    if (len < 2) {
+      return NOT_PLAIN;
+    }
+    byte first = b[off];
+    if (!(type == List.class && first == '[' || type == Map.class && first == '{')) {
+      return NOT_PLAIN;
+    }
+    PlainJsonReader r = new PlainJsonReader(b, off, len);
+    Object v = r.value(1);
+    return v == NOT_PLAIN || r.i != r.end ? NOT_PLAIN : v;
+  }
+
+  private Object value(int depth) {
+    if (i >= end) {
+      return NOT_PLAIN;
+    }
+    byte c = b[i];
+    switch (c) {
+      case '"':
+        return string();
+      case '[':
+        return depth > MAX_DEPTH ? NOT_PLAIN : array(depth);
+      case '{':
+        return depth > MAX_DEPTH ? NOT_PLAIN : object(depth);
+      case 't':
+        return literal("true") ? Boolean.TRUE : NOT_PLAIN;
+      case 'f':
+        return literal("false") ? Boolean.FALSE : NOT_PLAIN;
+      case 'n':
+        return literal("null") ? null : NOT_PLAIN;
+      default:
+        return c == '-' || (c >= '0' && c <= '9') ? integer() : NOT_PLAIN;
+    }
+  }
+
+  private Object array(int depth) {
+    i++; // [
+    List<Object> list = new ArrayList<>();
+    if (i < end && b[i] == ']') {
+      i++;
+      return list;
+    }
+    while (true) {
+      Object v = value(depth + 1);
+      if (v == NOT_PLAIN) {
+        return NOT_PLAIN;
+      }
+      list.add(v);
+      if (i >= end) {
+        return NOT_PLAIN;
+      }
+      byte c = b[i++];
+      if (c == ']') {
+        return list;
+      }
+      if (c != ',') {
+        return NOT_PLAIN;
+      }
+    }
+  }
+
+  private Object object(int depth) {
+    i++; // {
+    Map<String, Object> map = new LinkedHashMap<>();
+    if (i < end && b[i] == '}') {
+      i++;
+      return map;
+    }
+    while (true) {
+      if (i >= end || b[i] != '"') {
+        return NOT_PLAIN;
+      }
+      Object name = string();
+      if (name == NOT_PLAIN || i >= end || b[i++] != ':') {
+        return NOT_PLAIN;
+      }
+      Object v = value(depth + 1);
+      if (v == NOT_PLAIN || map.containsKey(name)) {
+        return NOT_PLAIN;
+      }
+      map.put((String) name, v);
+      if (i >= end) {
+        return NOT_PLAIN;
+      }
+      byte c = b[i++];
+      if (c == '}') {
+        return map;
+      }
+      if (c != ',') {
+        return NOT_PLAIN;
+      }
+    }
+  }
+
+  private Object string() {
+    int start = ++i; // after the opening quote
+    while (i < end) {
+      byte c = b[i];
+      if (c == '"') {
+        String s = new String(b, start, i - start, StandardCharsets.ISO_8859_1);
+        i++;
+        return s;
+      }
+      if (c < 0x20 || c > 0x7e || c == '\\') {
+        return NOT_PLAIN; // an escape, a control or a non-ASCII byte: the mapper's to read
+      }
+      i++;
+    }
+    return NOT_PLAIN;
+  }
+
+  private Object integer() {
+    boolean negative = b[i] == '-';
+    int start = negative ? i + 1 : i;
+    int j = start;
+    int v = 0;
+    while (j < end && b[j] >= '0' && b[j] <= '9') {
+      if (j - start == 9) {
+        return NOT_PLAIN; // ten digits or more may not fit an Integer
+      }
+      v = v * 10 + (b[j] - '0');
+      j++;
+    }
+    int digits = j - start;
+    if (digits == 0 || (digits > 1 && b[start] == '0') || (negative && v == 0)) {
+      return NOT_PLAIN;
+    }
+    if (j < end && (b[j] == '.' || b[j] == 'e' || b[j] == 'E')) {
+      return NOT_PLAIN;
+    }
+    i = j;
+    return negative ? -v : v;
+  }
+
+  private boolean literal(String word) {
+    int n = word.length();
+    if (end - i < n) {
+      return false;
+    }
+    for (int k = 0; k < n; k++) {
+      if (b[i + k] != word.charAt(k)) {
+        return false;
+      }
+    }
+    i += n;
+    return true;
+  }
+}
