@@ -28,6 +28,10 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code freshCopy}: {@code new String(chars)} on every call and then decode: the cookie
  *       case including making the string, as a request parser would.
  *   <li>{@code freshCopyOnly}: just the {@code new String(chars)}, to subtract from {@code freshCopy}.
+ *   <li>{@code newTokenEveryTime}: the other end, sessions that change on every request: 131,072
+ *       distinct tokens cycled, each presented once per pass (13 times what the cache holds), so
+ *       every decode misses and verifies; against {@code newTokenEveryTimeCacheOff}, the same
+ *       decodes with the cache switched off, it shows what the cache costs when it never helps.
  * </ul>
  *
  * <pre>{@code
@@ -101,5 +105,50 @@ public class VerificationCacheBenchmark {
   @Benchmark
   public String freshCopyOnly() {
     return new String(tokenChars);
+  }
+
+  /** Distinct tokens, each presented once per pass, and a codec of each kind to decode them. */
+  @State(Scope.Benchmark)
+  public static class OnceEach {
+    static final int TOKENS = 131_072;
+    String[] tokens;
+    TokenCodec cacheOn;
+    TokenCodec cacheOff;
+
+    /** Makes the tokens (same key and state size as the hit benchmarks). */
+    @Setup
+    public void setup() {
+      dev.sessionless.core.KeySet keys = dev.sessionless.core.KeySet.of(Fixtures.hs256Key(Fixtures.secret(32, 256)));
+      cacheOn = TokenCodec.builder().keys(keys).issuer(Fixtures.ISSUER).audience(Fixtures.AUDIENCE)
+          .timeToLive(Fixtures.TTL).build();
+      cacheOff = TokenCodec.builder().keys(keys).issuer(Fixtures.ISSUER).audience(Fixtures.AUDIENCE)
+          .timeToLive(Fixtures.TTL).verificationCache(0).build();
+      tokens = new String[TOKENS];
+      java.util.Map<String, Object> state = new java.util.LinkedHashMap<>(Fixtures.stateForPayload(200));
+      for (int i = 0; i < TOKENS; i++) {
+        // Each a different state, as every write re-issues the token.
+        state.put("n", i);
+        tokens[i] = cacheOn.encode(Fixtures.claims(state));
+      }
+      if (new java.util.HashSet<>(java.util.Arrays.asList(tokens)).size() != TOKENS) {
+        throw new IllegalStateException("the tokens must all differ");
+      }
+    }
+  }
+
+  /** Each thread's place in the distinct tokens. */
+  @State(Scope.Thread)
+  public static class OnceCursor {
+    int next;
+  }
+
+  @Benchmark
+  public SessionToken newTokenEveryTime(OnceEach o, OnceCursor c) {
+    return o.cacheOn.decode(o.tokens[c.next++ & (OnceEach.TOKENS - 1)]);
+  }
+
+  @Benchmark
+  public SessionToken newTokenEveryTimeCacheOff(OnceEach o, OnceCursor c) {
+    return o.cacheOff.decode(o.tokens[c.next++ & (OnceEach.TOKENS - 1)]);
   }
 }

@@ -34,8 +34,10 @@ import java.util.Set;
  * every rejection.
  *
  * <p><b>Verification cache.</b> Unless switched off, tokens that verified are remembered (by
- * their whole text) so the same token is not verified again: a bounded cache, whose hits are
- * re-checked against the clock ({@code exp}, {@code nbf}, {@code iat}) and the key's expiry,
+ * their whole text) so the same token is not verified again: a bounded cache (a token enters it
+ * when it is presented a second time; until then it waits in a small table of recent tokens, so
+ * tokens that are only ever presented once, as in a session that changes on every request, cost
+ * no cache write and push nothing out), whose hits are re-checked against the clock ({@code exp}, {@code nbf}, {@code iat}) and the key's expiry,
  * and which empties when the keys change (an equal key set returned as a new object keeps it;
  * see {@link KeySource}). A token with other bytes, such as the second valid spelling (r, n - s)
  * of an ES256 signature, is its own entry and is verified on its own: the cache never treats a
@@ -347,7 +349,10 @@ public final class TokenCodec {
       return this;
     }
 
-    /** The most verified tokens the cache keeps; 10,000 if not set; 0 switches the cache off. */
+    /**
+     * The most verified tokens the cache keeps (tokens presented more than once; besides them, a
+     * table of up to 1,024 recent tokens); 10,000 if not set; 0 switches the cache off.
+     */
     public Builder verificationCache(int maxEntries) {
       once(this.cacheSizeOption, "verificationCache");
       this.cacheSizeOption = maxEntries;

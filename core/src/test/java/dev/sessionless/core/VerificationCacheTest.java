@@ -33,6 +33,33 @@ class VerificationCacheTest {
   }
 
   @Test
+  void aTokenPresentedTwiceOutlivesAnyNumberOfTokensPresentedOnce() {
+    TokenCodec codec = codec(10_000);
+    String token = codec.encode(Claims.builder().subject("reader").build());
+    SessionToken first = codec.decode(token);
+    assertSame(first, codec.decode(token), "the second presentation is served and promoted");
+    // A write-heavy session elsewhere: every request a new token, each seen once, filling every
+    // slot of the recent table many times over.
+    for (int i = 0; i < 3 * VerificationCache.MAX_RECENT; i++) {
+      codec.decode(codec.encode(Claims.builder().subject("writer-" + i).build()));
+    }
+    assertSame(first, codec.decode(token), "promoted into the cache, not left in the recent table");
+  }
+
+  @Test
+  void aRecentSlotTakenByAnotherTokenOnlyCostsAFreshVerify() {
+    TokenCodec codec = codec(1); // one slot in the recent table, one entry in the cache
+    String a = codec.encode(Claims.builder().subject("a").build());
+    String b = codec.encode(Claims.builder().subject("b").build());
+    SessionToken a1 = codec.decode(a);
+    codec.decode(b); // takes the only recent slot
+    SessionToken a2 = codec.decode(a);
+    assertNotSame(a1, a2, "a was no longer remembered: verified again");
+    assertEquals("a", a2.subject().orElseThrow());
+    assertSame(a2, codec.decode(a), "and remembered again from that verify");
+  }
+
+  @Test
   void switchedOffCacheVerifiesEveryTime() {
     TokenCodec codec = codec(0);
     String token = codec.encode(Claims.builder().build());
