@@ -325,15 +325,12 @@ public class FilterOverheadBenchmark {
       }
       line = nl + 1;
     }
-    int bodyStart = line + 2;
-    if (!startsWithIgnoringCase(a, start, end, STATUS_200)) {
-      throw new IllegalStateException("not a 200 response: " + new String(a, start, line - start, StandardCharsets.ISO_8859_1));
-    }
-    if (length < 0) {
-      throw new IllegalStateException("a response without Content-Length: "
+    boolean ok = startsWithIgnoringCase(a, start, end, STATUS_200);
+    if (!ok || length < 0) {
+      throw new IllegalStateException((ok ? "a response without Content-Length: " : "not a 200 response: ")
           + new String(a, start, line - start, StandardCharsets.ISO_8859_1));
     }
-    return end - bodyStart >= length;
+    return end - (line + 2) >= length;
   }
 
   /** Whether {@code a[from, to)} starts with {@code prefix} (ASCII letters in any case). */

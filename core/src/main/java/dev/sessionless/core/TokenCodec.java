@@ -37,8 +37,8 @@ import java.util.Set;
  * their whole text) so the same token is not verified again: a bounded cache (a token enters it
  * when it is presented a second time; until then it waits in a small table of recent tokens, so
  * tokens that are only ever presented once, as in a session that changes on every request, cost
- * no cache write and push nothing out), whose hits are re-checked against the clock ({@code exp}, {@code nbf}, {@code iat}) and the key's expiry,
- * and which empties when the keys change (an equal key set returned as a new object keeps it;
+ * no cache write and push nothing out), whose hits are re-checked against the clock ({@code
+ * exp}, {@code nbf}, {@code iat}) and the key's expiry, and which empties when the keys change (an equal key set returned as a new object keeps it;
  * see {@link KeySource}). A token with other bytes, such as the second valid spelling (r, n - s)
  * of an ES256 signature, is its own entry and is verified on its own: the cache never treats a
  * signature as identity, and neither does anything else ({@code jti} is the session's identity).

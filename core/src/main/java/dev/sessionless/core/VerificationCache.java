@@ -47,7 +47,11 @@ final class VerificationCache {
     CacheKey key = new CacheKey(token);
     // A plain array store: a racing store to the same slot leaves one of the two, and a reader
     // sees either a whole Recent (final fields) or the slot's previous value.
-    recent[key.hash & (recent.length - 1)] = new Recent(key, verified);
+    recent[slot(key)] = new Recent(key, verified);
+  }
+
+  private int slot(CacheKey key) {
+    return key.hash & (recent.length - 1);
   }
 
   /**
@@ -67,7 +71,7 @@ final class VerificationCache {
     CacheKey key = new CacheKey(text, start, end);
     SessionToken hit = cache.getIfPresent(key);
     if (hit == null) {
-      Recent r = recent[key.hash & (recent.length - 1)];
+      Recent r = recent[slot(key)];
       if (r == null || !r.key().equals(key)) {
         return null;
       }

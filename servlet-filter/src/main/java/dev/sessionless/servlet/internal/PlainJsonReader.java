@@ -86,39 +86,28 @@ final class PlainJsonReader {
   }
 
   private Object array(int depth) {
-    i++; // [
     List<Object> list = new ArrayList<>();
-    if (i < end && b[i] == ']') {
-      i++;
+    if (opens(']')) {
       return list;
     }
-    while (true) {
+    int after;
+    do {
       Object v = value(depth + 1);
       if (v == NOT_PLAIN) {
         return NOT_PLAIN;
       }
       list.add(v);
-      if (i >= end) {
-        return NOT_PLAIN;
-      }
-      byte c = b[i++];
-      if (c == ']') {
-        return list;
-      }
-      if (c != ',') {
-        return NOT_PLAIN;
-      }
-    }
+    } while ((after = after(']')) == MORE);
+    return after == CLOSED ? list : NOT_PLAIN;
   }
 
   private Object object(int depth) {
-    i++; // {
     Map<String, Object> map = new LinkedHashMap<>();
-    if (i < end && b[i] == '}') {
-      i++;
+    if (opens('}')) {
       return map;
     }
-    while (true) {
+    int after;
+    do {
       if (i >= end || b[i] != '"') {
         return NOT_PLAIN;
       }
@@ -127,21 +116,39 @@ final class PlainJsonReader {
         return NOT_PLAIN;
       }
       Object v = value(depth + 1);
-      if (v == NOT_PLAIN || map.containsKey(name)) {
+      if (v == NOT_PLAIN) {
         return NOT_PLAIN;
       }
+      int size = map.size();
       map.put((String) name, v);
-      if (i >= end) {
-        return NOT_PLAIN;
+      if (map.size() == size) {
+        return NOT_PLAIN; // a duplicated name: the mapper decides what that means
       }
-      byte c = b[i++];
-      if (c == '}') {
-        return map;
-      }
-      if (c != ',') {
-        return NOT_PLAIN;
-      }
+    } while ((after = after('}')) == MORE);
+    return after == CLOSED ? map : NOT_PLAIN;
+  }
+
+  /** Steps over a container's opening bracket; whether {@code close} follows at once (empty). */
+  private boolean opens(char close) {
+    i++;
+    if (i < end && b[i] == close) {
+      i++;
+      return true;
     }
+    return false;
+  }
+
+  private static final int CLOSED = 1;
+  private static final int MORE = 0;
+  private static final int BAD = -1;
+
+  /** After a member: {@link #CLOSED} by {@code close}, {@link #MORE} after a comma, else {@link #BAD}. */
+  private int after(char close) {
+    if (i >= end) {
+      return BAD;
+    }
+    byte c = b[i++];
+    return c == close ? CLOSED : c == ',' ? MORE : BAD;
   }
 
   private Object string() {
