@@ -23,8 +23,16 @@ public final class Deflate {
 
   private Deflate() {}
 
-  /** Compresses {@code in[0, len)}; returns the compressed bytes. */
+  /**
+   * Compresses {@code in[0, len)}; returns the compressed bytes. Up to {@link
+   * FixedHuffman#MAX_INPUT} bytes this is one fixed-code block, which any reader inflates without
+   * building code tables first (see {@link FixedHuffman}); larger inputs go to zlib.
+   */
   public static byte[] deflate(byte[] in, int len) {
+    if (len <= FixedHuffman.MAX_INPUT) {
+      byte[] out = new byte[FixedHuffman.maxEncodedLength(len)];
+      return Arrays.copyOf(out, FixedHuffman.encode(in, len, out));
+    }
     Deflater d = DEFLATERS.take();
     try {
       d.setInput(in, 0, len);

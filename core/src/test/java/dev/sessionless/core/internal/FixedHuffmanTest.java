@@ -1,0 +1,160 @@
+package dev.sessionless.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+import org.junit.jupiter.api.Test;
+
+/** Every stream is read back by the JDK's own zlib {@code Inflater}, not by our code. */
+class FixedHuffmanTest {
+  static byte[] zlibInflate(byte[] deflated) throws DataFormatException {
+    Inflater inf = new Inflater(true);
+    try {
+      inf.setInput(deflated);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buf = new byte[256];
+      while (!inf.finished()) {
+        int n = inf.inflate(buf);
+        if (n == 0 && !inf.finished() && (inf.needsInput() || inf.needsDictionary())) {
+          throw new DataFormatException("truncated");
+        }
+        out.write(buf, 0, n);
+      }
+      assertEquals(0, inf.getRemaining(), "no bytes after the final block");
+      return out.toByteArray();
+    } finally {
+      inf.end();
+    }
+  }
+
+  static byte[] encode(byte[] in) {
+    byte[] out = new byte[FixedHuffman.maxEncodedLength(in.length)];
+    return Arrays.copyOf(out, FixedHuffman.encode(in, in.length, out));
+  }
+
+  static int zlibSize(byte[] in) {
+    Deflater d = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+    try {
+      d.setInput(in);
+      d.finish();
+      byte[] out = new byte[in.length * 2 + 64];
+      return d.deflate(out);
+    } finally {
+      d.end();
+    }
+  }
+
+  static void assertRoundTrips(byte[] in, String what) throws DataFormatException {
+    byte[] z = encode(in);
+    assertEquals(1, (z[0] >> 1) & 3, what + ": one block of fixed codes (BTYPE 01)");
+    assertEquals(1, z[0] & 1, what + ": the block is final");
+    assertArrayEquals(in, zlibInflate(z), what);
+  }
+
+  static byte[] session(Random r, int size) {
+    StringBuilder b = new StringBuilder("{\"iss\":\"https://shop.example\",\"aud\":\"shop\",\"iat\":")
+        .append(1_700_000_000 + r.nextInt(100_000_000)).append(",\"st\":{\"cart\":[");
+    while (b.length() < size - 20) {
+      b.append("{\"sku\":\"SKU-").append(1000 + r.nextInt(9000)).append("\",\"qty\":")
+          .append(1 + r.nextInt(9)).append("},");
+    }
+    b.setLength(b.length() - 1);
+    return b.append("]}}").toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void theEmptyInputIsAFinalFixedBlockHoldingOnlyTheEndCode() throws Exception {
+    byte[] z = encode(new byte[0]);
+    assertArrayEquals(new byte[] {0x03, 0x00}, z);
+    assertEquals(0, zlibInflate(z).length);
+  }
+
+  @Test
+  void everyLengthUpToTheLimitRoundTripsForRandomRepetitiveAndSessionLikeBytes() throws Exception {
+    Random r = new Random(42);
+    for (int len = 1; len <= FixedHuffman.MAX_INPUT; len++) {
+      byte[] random = new byte[len];
+      r.nextBytes(random);
+      assertRoundTrips(random, "random, " + len + " bytes");
+      byte[] runs = new byte[len];
+      for (int i = 0; i < len; i++) {
+        runs[i] = (byte) ("ab".charAt(i / (1 + r.nextInt(7)) % 2));
+      }
+      assertRoundTrips(runs, "runs, " + len + " bytes");
+      byte[] alphabet = new byte[len];
+      for (int i = 0; i < len; i++) {
+        alphabet[i] = (byte) ("{}\":,abc".charAt(r.nextInt(8)));
+      }
+      assertRoundTrips(alphabet, "small alphabet, " + len + " bytes");
+    }
+  }
+
+  @Test
+  void matchesOfEveryLengthAndDistanceUpToTheLimitRoundTrip() throws Exception {
+    // One distinct literal prefix of `dist` bytes, then the same bytes again for `length` bytes:
+    // the only possible match has exactly that distance, and runs exactly that long.
+    Random r = new Random(3);
+    for (int dist = 1; dist < FixedHuffman.MAX_INPUT; dist += 1 + dist / 16) {
+      for (int length = 3; dist + length <= FixedHuffman.MAX_INPUT; length += 1 + length / 8) {
+        byte[] in = new byte[dist + length];
+        for (int i = 0; i < dist; i++) {
+          in[i] = (byte) r.nextInt(256);
+        }
+        for (int i = dist; i < in.length; i++) {
+          in[i] = in[i - dist];
+        }
+        assertRoundTrips(in, "distance " + dist + ", length " + length);
+      }
+    }
+    byte[] zeros = new byte[FixedHuffman.MAX_INPUT];
+    assertRoundTrips(zeros, "a run longer than one 258-byte match");
+    assertTrue(encode(zeros).length < 10, "512 zeros take two matches: " + encode(zeros).length);
+  }
+
+  @Test
+  void sessionPayloadsCompressAndCostAtMostAnEighthMoreThanZlibsDynamicBlock() throws Exception {
+    Random r = new Random(9);
+    for (int size = 120; size <= FixedHuffman.MAX_INPUT; size += 7) {
+      byte[] in = session(r, size);
+      assertRoundTrips(in, "session of " + in.length + " bytes");
+      int ours = encode(in).length;
+      int zlib = zlibSize(in);
+      assertTrue(ours < in.length, "compresses: " + ours + " of " + in.length);
+      assertTrue(ours <= zlib * 1.125,
+          in.length + " bytes: " + ours + " against zlib's " + zlib + " (limit +12.5%)");
+    }
+  }
+
+  @Test
+  void incompressibleInputStaysWithinTheBoundOfNineBitsAByte() {
+    Random r = new Random(5);
+    byte[] in = new byte[FixedHuffman.MAX_INPUT];
+    r.nextBytes(in);
+    int n = encode(in).length;
+    assertTrue(n <= FixedHuffman.maxEncodedLength(in.length), n + " bytes");
+    assertTrue(n > in.length, "random bytes do not compress: " + n);
+  }
+
+  @Test
+  void inputOverTheLimitIsRefusedAndDeflateSendsItToZlib() throws Exception {
+    byte[] big = session(new Random(1), 2000);
+    assertThrows(IllegalArgumentException.class,
+        () -> FixedHuffman.encode(big, big.length, new byte[4096]));
+    byte[] viaDeflate = Deflate.deflate(big, big.length);
+    assertEquals(2, (viaDeflate[0] >> 1) & 3, "zlib's dynamic block for a large payload");
+    assertArrayEquals(big, zlibInflate(viaDeflate));
+    byte[] small = session(new Random(1), 300);
+    byte[] smallViaDeflate = Deflate.deflate(small, small.length);
+    assertEquals(1, (smallViaDeflate[0] >> 1) & 3, "the fixed-code block for a small payload");
+    assertArrayEquals(small, zlibInflate(smallViaDeflate));
+  }
+}
