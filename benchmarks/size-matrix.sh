@@ -4,15 +4,17 @@
 #
 #   benchmarks/size-matrix.sh --smoke   # every cell once, in-process, ~1-2 min; no figures:
 #                                       #   writes benchmarks/target/smoke/ only
-#   benchmarks/size-matrix.sh --quick   # 1 fork, 64 B and 4 KiB states, -prof gc, each class's own
+#   benchmarks/size-matrix.sh --quick   # 1 fork, one state size (256 B), -prof gc, each class's own
 #                                       #   warm-up (Matrix*Benchmark's @Warmup/@Measurement: 1 x 0.5 s
 #                                       #   for HS256/dir, whose operations take microseconds; 2 x 1 s for
 #                                       #   ES256/EdDSA, whose operations take 0.1-2 ms, so 0.5 s is only
-#                                       #   a few hundred of them) and 2 x 0.5 s measured: ~15 min on 2
-#                                       #   cores (~30 min with -p stateBytes=64,256,1024,4096)
+#                                       #   a few hundred of them) and 2 x 0.5 s measured: ~123 cells of
+#                                       #   ~3 s, ~6-7 min on 2 cores; every size with
+#                                       #   -p stateBytes=64,256,1024,4096: ~25 min
 #   benchmarks/size-matrix.sh --full    # 1 fork, 3 x 1 s warm-up, 5 x 1 s, every size, -prof gc:
 #                                       #   ~490 cells of ~9 s: well over an hour on 2 cores
-#   benchmarks/size-matrix.sh --quick -p stateBytes=256   # anything after the mode goes to JMH
+#   benchmarks/size-matrix.sh --quick -p stateBytes=1024   # anything after the mode goes to JMH;
+#                                       #   a stateBytes given there replaces the mode's own sizes
 #   SKIP_RUN=1 benchmarks/size-matrix.sh --quick A.json B.json   # no run: latest.md from result files,
 #                                       #   a cell of a later file replacing the same cell of an earlier one
 #
@@ -27,10 +29,19 @@ MODE="${1:---quick}"
 shift || true
 case "$MODE" in
   --smoke) OPTS=(-f 0 -wi 0 -i 1 -r 10ms -foe true) ;;
-  --quick) OPTS=(-f 1 -p stateBytes=64,4096 -prof gc -foe true) ;;
+  --quick) OPTS=(-f 1 -prof gc -foe true) ;;
   --full)  OPTS=(-f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -foe true) ;;
   *) echo "usage: size-matrix.sh --smoke|--quick|--full [JMH options]" >&2; exit 2 ;;
 esac
+
+# JMH joins the values of repeated -p options, so a default size given here would be added to the
+# user's, not replaced: give one only when the user gave none.
+SIZES=()
+if [[ " $* " != *"stateBytes="* ]]; then
+  case "$MODE" in
+    --quick) SIZES=(-p stateBytes=256) ;;
+  esac
+fi
 
 JAVA="java"
 if [[ -n "${JAVA_HOME:-}" ]]; then JAVA="$JAVA_HOME/bin/java"; fi
@@ -57,5 +68,5 @@ else
 fi
 
 echo "Running the matrix ($MODE) on $("$JAVA" -version 2>&1 | head -1); results in $RESULTS" >&2
-"$JAVA" "${JVM_OPTS[@]}" -jar benchmarks/target/benchmarks.jar 'Matrix.*Benchmark' "${OPTS[@]}" "$@" -rf json -rff "$RESULTS"
+"$JAVA" "${JVM_OPTS[@]}" -jar benchmarks/target/benchmarks.jar 'Matrix.*Benchmark' "${OPTS[@]}" "${SIZES[@]}" "$@" -rf json -rff "$RESULTS"
 "$JAVA" -cp benchmarks/target/benchmarks.jar dev.sessionless.benchmarks.MatrixReport "$RESULTS" "$OUT"

@@ -37,6 +37,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -71,6 +72,7 @@ import org.jose4j.lang.JoseException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Tokens made here verify in jose4j with jose4j's own claim checks, and tokens jose4j makes
@@ -111,6 +113,31 @@ class Jose4jInteropTest {
     assertEquals(NOW.plus(InteropCase.TTL).getEpochSecond(), claims.getExpirationTime().getValue());
     assertEquals(NBF.getEpochSecond(), claims.getNotBefore().getValue());
     assertPeerReadOurState(claims.getClaimValue("st"));
+  }
+
+  /**
+   * Our compressed payloads come in two DEFLATE forms: up to 512 bytes one block of fixed
+   * Huffman codes from our own encoder, above that zlib's. jose4j must inflate both.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {0, 40, 300, 3000})
+  void jose4jInflatesOurCompressedTokensBothAsFixedCodeBlocksAndAsZlibBlocks(int padding) throws Exception {
+    InteropCase c = InteropCase.DIR_A256GCM_DEF;
+    TokenKey key = TokenKey.generate("zip-" + padding, c.algorithm);
+    String pad = "pad-".repeat(padding / 4);
+    String token = c.codec(KeySet.of(key), CLOCK)
+        .encode(ourClaims("zip-" + padding, NBF).put("pad", pad).build());
+    JsonWebKey jwk = JsonWebKey.Factory.newJwk(verifierJwk(key));
+    JwtClaims claims = consumer(c, NOW).setVerificationKey(verificationKey(jwk))
+        .setDecryptionKey(verificationKey(jwk)).build().processToClaims(token);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> st = (Map<String, Object>) claims.getClaimValue("st");
+    int payload = claims.getRawJson().getBytes(StandardCharsets.UTF_8).length;
+    assertEquals(padding <= 40, payload <= 512, "a " + payload + "-byte payload is on the "
+        + (padding <= 40 ? "fixed-code" : "zlib") + " side of the 512-byte line");
+    assertEquals(pad, st.get("pad"));
+    st.remove("pad");
+    assertPeerReadOurState(st);
   }
 
   @ParameterizedTest

@@ -81,6 +81,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Tokens made here verify in Nimbus JOSE+JWT with Nimbus's own claim checks, and tokens Nimbus
@@ -93,6 +94,28 @@ class NimbusInteropTest {
   static final Set<String> REQUIRED = Set.of("iss", "aud", "sub", "iat", "exp", "jti");
 
   // ------------------------------------------------------------- our tokens, read by Nimbus
+
+  /**
+   * Our compressed payloads come in two DEFLATE forms: up to 512 bytes one block of fixed
+   * Huffman codes from our own encoder, above that zlib's. Nimbus must inflate both.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {0, 40, 300, 3000})
+  void nimbusInflatesOurCompressedTokensBothAsFixedCodeBlocksAndAsZlibBlocks(int padding) throws Exception {
+    InteropCase c = InteropCase.DIR_A256GCM_DEF;
+    Instant now = now();
+    TokenKey key = TokenKey.generate("zip-" + padding, c.algorithm);
+    String pad = "pad-".repeat(padding / 4);
+    String token = c.codec(KeySet.of(key), fixed(now))
+        .encode(ourClaims("zip-" + padding, now.minusSeconds(60)).put("pad", pad).build());
+    JWT jwt = readWithNimbus(c, token, JWK.parse(verifierJwk(key)));
+    int payload = jwt.getJWTClaimsSet().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    assertEquals(padding <= 40, payload <= 512, "a " + payload + "-byte payload is on the "
+        + (padding <= 40 ? "fixed-code" : "zlib") + " side of the 512-byte line");
+    Map<String, Object> st = new java.util.LinkedHashMap<>(jwt.getJWTClaimsSet().getJSONObjectClaim("st"));
+    assertEquals(pad, st.remove("pad"));
+    assertPeerReadOurState(st);
+  }
 
   @ParameterizedTest
   @EnumSource(InteropCase.class)
