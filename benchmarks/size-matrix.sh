@@ -9,7 +9,7 @@
 #                                       #   for HS256/dir, whose operations take microseconds; 2 x 1 s for
 #                                       #   ES256/EdDSA, whose operations take 0.1-2 ms, so 0.5 s is only
 #                                       #   a few hundred of them) and 2 x 0.5 s measured: ~123 cells of
-#                                       #   ~3 s, ~6-7 min on 2 cores; every size with
+#                                       #   ~2 s, ~4-5 min on 2 cores (4 min 18 s at b9791fe); every size with
 #                                       #   -p stateBytes=64,256,1024,4096: ~25 min
 #   benchmarks/size-matrix.sh --full    # 1 fork, 3 x 1 s warm-up, 5 x 1 s, every size, -prof gc:
 #                                       #   ~490 cells of ~9 s: well over an hour on 2 cores
