@@ -30,8 +30,7 @@ public final class Deflate {
    */
   public static byte[] deflate(byte[] in, int len) {
     if (len <= FixedHuffman.MAX_INPUT) {
-      byte[] out = new byte[FixedHuffman.maxEncodedLength(len)];
-      return Arrays.copyOf(out, FixedHuffman.encode(in, len, out));
+      return FixedHuffman.encode(in, len);
     }
     Deflater d = DEFLATERS.take();
     try {

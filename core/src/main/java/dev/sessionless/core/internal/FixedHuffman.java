@@ -84,11 +84,30 @@ final class FixedHuffman {
     }
   }
 
+  /** The match tables and an output buffer, pooled: an encode then allocates only its result. */
+  private static final class Tables {
+    final short[] head = new short[1 << HASH_BITS];
+    final short[] prev = new short[MAX_INPUT];
+    final byte[] out = new byte[maxEncodedLength(MAX_INPUT)];
+  }
+
+  private static final Pool<Tables> TABLES = new Pool<>(Tables::new);
+
   private FixedHuffman() {}
 
   /** An upper bound on the encoded size of {@code len} bytes: every byte a 9-bit literal. */
   static int maxEncodedLength(int len) {
     return (3 + 9 * len + 7 + 7) / 8;
+  }
+
+  /** Encodes {@code in[0, len)} as one final fixed-code block and returns exactly its bytes. */
+  static byte[] encode(byte[] in, int len) {
+    Tables t = TABLES.take();
+    try {
+      return Arrays.copyOf(t.out, encode(in, len, t.out, t));
+    } finally {
+      TABLES.give(t);
+    }
   }
 
   /**
@@ -98,12 +117,16 @@ final class FixedHuffman {
    * @return the number of bytes written
    */
   static int encode(byte[] in, int len, byte[] out) {
+    return encode(in, len, out, new Tables());
+  }
+
+  private static int encode(byte[] in, int len, byte[] out, Tables tables) {
     if (len > MAX_INPUT) {
       throw new IllegalArgumentException("input of " + len + " bytes is over " + MAX_INPUT);
     }
-    short[] head = new short[1 << HASH_BITS];
+    short[] head = tables.head;
     Arrays.fill(head, (short) -1);
-    short[] prev = new short[Math.max(1, len)];
+    short[] prev = tables.prev; // only entries written in this call are read
     Bits w = new Bits(out);
     w.put(0b011, 3); // BFINAL = 1, BTYPE = 01 (fixed codes)
     int i = 0;

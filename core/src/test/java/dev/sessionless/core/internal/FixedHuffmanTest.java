@@ -157,4 +157,17 @@ class FixedHuffmanTest {
     assertEquals(1, (smallViaDeflate[0] >> 1) & 3, "the fixed-code block for a small payload");
     assertArrayEquals(small, zlibInflate(smallViaDeflate));
   }
+
+  @Test
+  void pooledTablesLeftByALongerInputEncodeTheNextInputExactlyAsFreshTablesDo() throws Exception {
+    Random r = new Random(21);
+    for (int round = 0; round < 3000; round++) {
+      int len = round % 2 == 0 ? FixedHuffman.MAX_INPUT - r.nextInt(20) : r.nextInt(120);
+      byte[] in = session(r, Math.max(120, len));
+      in = Arrays.copyOf(in, Math.min(in.length, len));
+      byte[] pooled = FixedHuffman.encode(in, in.length);
+      assertArrayEquals(encode(in), pooled, "round " + round + ", " + in.length + " bytes");
+      assertArrayEquals(in, zlibInflate(pooled));
+    }
+  }
 }
