@@ -46,6 +46,8 @@ public final class AttributeCodec {
   private final Map<String, Class<?>> byName;
   private final Map<Class<?>, String> tags;
   private final Set<Class<?>> registered;
+  /** The registered records the default mapper's JSON of which is read without it. */
+  private final Map<Class<?>, RecordPlan> plans;
 
   /** Deepest nesting of lists and maps accepted in one attribute value. */
   static final int MAX_DEPTH = 64;
@@ -61,6 +63,7 @@ public final class AttributeCodec {
     this.mapper = mapper;
     this.defaultMapper = mapper == StateMapper.defaults();
     this.registered = Set.copyOf(registered);
+    this.plans = defaultMapper ? RecordPlan.of(this.registered) : Map.of();
     Map<String, Class<?>> m = new HashMap<>();
     Map<Class<?>, String> t = new HashMap<>();
     for (int i = 0; i < SCALARS.size(); i++) {
@@ -115,6 +118,16 @@ public final class AttributeCodec {
       Object v = PlainJsonReader.read(bytes, off, len, type);
       if (v != PlainJsonReader.NOT_PLAIN) {
         return v;
+      }
+    } else if (!plans.isEmpty()) {
+      RecordPlan plan = plans.get(type);
+      if (plan != null) {
+        // A registered record of plain components, as the default mapper wrote it: built with
+        // the same constructor from the same values, without a parser.
+        Object v = PlainJsonReader.readRecord(bytes, off, len, plan);
+        if (v != PlainJsonReader.NOT_PLAIN) {
+          return v;
+        }
       }
     }
     return mapper.read(bytes, off, len, type);
@@ -220,7 +233,7 @@ public final class AttributeCodec {
         checkCarried(name, value, json);
         return json;
       }
-      Object back = mapper.read(json, 0, json.length, type);
+      Object back = read(type, json, 0, json.length);
       boolean jdk = !registered.contains(type);
       boolean same;
       if (jdk && !value.equals(back)) {

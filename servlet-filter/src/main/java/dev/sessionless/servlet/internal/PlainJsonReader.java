@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a list or map attribute written by the default mapper without a JSON parser, when its
+ * Reads a list, map or plain record attribute (one with a {@link RecordPlan}) written by the
+ * default mapper without a JSON parser, when its
  * JSON keeps to a narrow shape, and produces exactly what the default mapper would: an {@link
  * ArrayList} for an array, a {@link LinkedHashMap} in member order for an object, a {@code
  * String}, an {@code Integer}, a {@code Boolean} or {@code null}. Anything outside that shape
@@ -60,6 +61,103 @@ final class PlainJsonReader {
     PlainJsonReader r = new PlainJsonReader(b, off, len);
     Object v = r.value(1);
     return v == NOT_PLAIN || r.i != r.end ? NOT_PLAIN : v;
+  }
+
+  /**
+   * Reads {@code b[off, off + len)} as the record {@code plan} describes: its components in
+   * order, each at most once, of the kinds the plan names.
+   *
+   * @return the record, or {@link #NOT_PLAIN}
+   */
+  static Object readRecord(byte[] b, int off, int len, RecordPlan plan) {
+    if (len < 2 || b[off] != '{') {
+      return NOT_PLAIN;
+    }
+    PlainJsonReader r = new PlainJsonReader(b, off, len);
+    Object v = r.record(plan, 1);
+    return v == NOT_PLAIN || r.i != r.end ? NOT_PLAIN : v;
+  }
+
+  private Object record(RecordPlan p, int depth) {
+    if (depth > MAX_DEPTH) {
+      return NOT_PLAIN;
+    }
+    i++; // the opening brace
+    int n = p.kinds.length;
+    Object[] args = new Object[n];
+    for (int k = 0; k < n; k++) {
+      if (k > 0 && (i >= end || b[i++] != ',') || !name(p.names[k])) {
+        return NOT_PLAIN;
+      }
+      Object v = typed(p.kinds[k], p.elementKinds[k], p.nested[k], depth);
+      if (v == NOT_PLAIN) {
+        return NOT_PLAIN;
+      }
+      args[k] = v;
+    }
+    if (i >= end || b[i++] != '}') {
+      return NOT_PLAIN;
+    }
+    return p.make(args);
+  }
+
+  /** Steps over {@code "name":} if it comes next. */
+  private boolean name(byte[] quoted) {
+    int n = quoted.length;
+    if (end - i < n) {
+      return false;
+    }
+    for (int k = 0; k < n; k++) {
+      if (b[i + k] != quoted[k]) {
+        return false;
+      }
+    }
+    i += n;
+    return true;
+  }
+
+  private Object typed(int kind, int elementKind, RecordPlan nested, int depth) {
+    if (i >= end) {
+      return NOT_PLAIN;
+    }
+    byte c = b[i];
+    if (c == 'n' && kind != RecordPlan.INT && kind != RecordPlan.LONG && kind != RecordPlan.BOOLEAN) {
+      return literal("null") ? null : NOT_PLAIN;
+    }
+    switch (kind) {
+      case RecordPlan.STRING:
+        return c == '"' ? string() : NOT_PLAIN;
+      case RecordPlan.INT:
+      case RecordPlan.INTEGER:
+        return c == '-' || (c >= '0' && c <= '9') ? typedInteger(false) : NOT_PLAIN;
+      case RecordPlan.LONG:
+      case RecordPlan.LONG_BOX:
+        return c == '-' || (c >= '0' && c <= '9') ? typedInteger(true) : NOT_PLAIN;
+      case RecordPlan.BOOLEAN:
+      case RecordPlan.BOOLEAN_BOX:
+        return c == 't' ? (literal("true") ? Boolean.TRUE : NOT_PLAIN)
+            : c == 'f' && literal("false") ? Boolean.FALSE : NOT_PLAIN;
+      case RecordPlan.LIST: {
+        if (c != '[' || depth + 1 > MAX_DEPTH) {
+          return NOT_PLAIN;
+        }
+        List<Object> list = new ArrayList<>();
+        if (opens(']')) {
+          return list;
+        }
+        int after;
+        do {
+          Object v = typed(elementKind, 0, nested, depth + 1);
+          if (v == NOT_PLAIN) {
+            return NOT_PLAIN;
+          }
+          list.add(v);
+        } while ((after = after(']')) == MORE);
+        return after == CLOSED ? list : NOT_PLAIN;
+      }
+      default: // RECORD
+        return c == '{' ? record(nested, depth + 1) : NOT_PLAIN;
+    }
   }
 
   private Object value(int depth) {
@@ -189,6 +287,37 @@ final class PlainJsonReader {
     }
     i = j;
     return negative ? -v : v;
+  }
+
+  /**
+   * An integer for a component declared {@code int}/{@code Integer} ({@code asLong} false) or
+   * {@code long}/{@code Long}: any that fits the declared type, boxed as that type; one that does
+   * not fit is the mapper's to refuse.
+   */
+  private Object typedInteger(boolean asLong) {
+    boolean negative = b[i] == '-';
+    int start = negative ? i + 1 : i;
+    int j = start;
+    long v = 0;
+    while (j < end && b[j] >= '0' && b[j] <= '9') {
+      int d = b[j] - '0';
+      if (v > (Long.MAX_VALUE - d) / 10) {
+        return NOT_PLAIN;
+      }
+      v = v * 10 + d;
+      j++;
+    }
+    int digits = j - start;
+    if (digits == 0 || (digits > 1 && b[start] == '0') || (negative && v == 0)
+        || (j < end && (b[j] == '.' || b[j] == 'e' || b[j] == 'E'))) {
+      return NOT_PLAIN;
+    }
+    long signed = negative ? -v : v;
+    if (!asLong && (signed < Integer.MIN_VALUE || signed > Integer.MAX_VALUE)) {
+      return NOT_PLAIN;
+    }
+    i = j;
+    return asLong ? (Object) signed : (Object) (int) signed;
   }
 
   private boolean literal(String word) {

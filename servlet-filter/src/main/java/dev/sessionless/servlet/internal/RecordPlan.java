@@ -1,0 +1,213 @@
+package dev.sessionless.servlet.internal;
+
+import java.lang.annotation.Annotation;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How {@link PlainJsonReader} reads one registered record type without Jackson: the components'
+ * names in declaration order (the order the default mapper writes them), what each may hold, and
+ * the canonical constructor, which the default mapper calls too.
+ *
+ * <p>A record gets a plan only when nothing but its components can shape its JSON: no Jackson
+ * annotation on the class, a component, its accessor, its field, the canonical constructor or
+ * one of its parameters; every component a {@code String}, an {@code int}/{@code Integer}, a
+ * {@code long}/{@code Long}, a {@code boolean}/{@code Boolean}, a {@code List} of one of these
+ * (or of such a record), or such a record itself; names of printable ASCII. Everything else
+ * (and any JSON the plan does not expect) is read by the mapper, as before.
+ */
+final class RecordPlan {
+  static final int STRING = 0;
+  static final int INT = 1;
+  static final int INTEGER = 2;
+  static final int LONG = 3;
+  static final int LONG_BOX = 4;
+  static final int BOOLEAN = 5;
+  static final int BOOLEAN_BOX = 6;
+  static final int LIST = 7;
+  static final int RECORD = 8;
+
+  /** Nested record types followed when planning, at most: deeper types are read by the mapper. */
+  private static final int MAX_TYPE_DEPTH = 8;
+
+  /** Each component's name as the bytes {@code "name":}, ready to compare. */
+  final byte[][] names;
+  final int[] kinds;
+  /** For a {@link #LIST}, the kind of its elements. */
+  final int[] elementKinds;
+  /** For a {@link #RECORD}, or a {@link #LIST} of records, the nested plan. */
+  final RecordPlan[] nested;
+  private final MethodHandle constructor;
+
+  private RecordPlan(byte[][] names, int[] kinds, int[] elementKinds, RecordPlan[] nested,
+      MethodHandle constructor) {
+    this.names = names;
+    this.kinds = kinds;
+    this.elementKinds = elementKinds;
+    this.nested = nested;
+    this.constructor = constructor;
+  }
+
+  /** The plans of those {@code registered} types that have one. */
+  static Map<Class<?>, RecordPlan> of(Set<Class<?>> registered) {
+    Map<Class<?>, RecordPlan> plans = new HashMap<>();
+    for (Class<?> c : registered) {
+      RecordPlan p = plan(c, new ArrayList<>());
+      if (p != null) {
+        plans.put(c, p);
+      }
+    }
+    return Collections.unmodifiableMap(plans);
+  }
+
+  /**
+   * Builds the value from its components' values; {@link PlainJsonReader#NOT_PLAIN} if the
+   * constructor refuses them (the mapper then reads the JSON and words the refusal).
+   */
+  Object make(Object[] args) {
+    try {
+      return (Object) constructor.invokeExact(args);
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      return PlainJsonReader.NOT_PLAIN;
+    }
+  }
+
+  /** The plan of {@code type}, or {@code null}; {@code path} holds the records being planned. */
+  private static RecordPlan plan(Class<?> type, List<Class<?>> path) {
+    if (!type.isRecord() || path.contains(type) || path.size() >= MAX_TYPE_DEPTH || jackson(type)) {
+      return null;
+    }
+    path.add(type);
+    try {
+      RecordComponent[] rc = type.getRecordComponents();
+      int n = rc.length;
+      byte[][] names = new byte[n][];
+      int[] kinds = new int[n];
+      int[] elementKinds = new int[n];
+      RecordPlan[] nested = new RecordPlan[n];
+      Class<?>[] params = new Class<?>[n];
+      for (int k = 0; k < n; k++) {
+        RecordComponent c = rc[k];
+        if (!plainName(c.getName()) || jackson(c) || jackson(c.getAccessor())
+            || jackson(type.getDeclaredField(c.getName()))) {
+          return null;
+        }
+        names[k] = ("\"" + c.getName() + "\":").getBytes(StandardCharsets.US_ASCII);
+        params[k] = c.getType();
+        kinds[k] = kind(c.getType());
+        if (kinds[k] == RECORD) {
+          nested[k] = plan(c.getType(), path);
+          if (nested[k] == null) {
+            return null;
+          }
+        } else if (kinds[k] == LIST) {
+          Type g = c.getGenericType();
+          if (!(g instanceof ParameterizedType) || !(((ParameterizedType) g).getActualTypeArguments()[0] instanceof Class)) {
+            return null;
+          }
+          Class<?> element = (Class<?>) ((ParameterizedType) g).getActualTypeArguments()[0];
+          elementKinds[k] = kind(element);
+          if (elementKinds[k] == RECORD) {
+            nested[k] = plan(element, path);
+            if (nested[k] == null) {
+              return null;
+            }
+          } else if (elementKinds[k] < 0 || elementKinds[k] == LIST || element.isPrimitive()) {
+            return null;
+          }
+        } else if (kinds[k] < 0) {
+          return null;
+        }
+      }
+      Constructor<?> ctor = type.getDeclaredConstructor(params);
+      if (jackson(ctor)) {
+        return null;
+      }
+      for (java.lang.reflect.Parameter p : ctor.getParameters()) {
+        if (jackson(p)) {
+          return null;
+        }
+      }
+      ctor.setAccessible(true);
+      MethodHandle h = MethodHandles.lookup().unreflectConstructor(ctor)
+          .asSpreader(Object[].class, n)
+          .asType(MethodType.methodType(Object.class, Object[].class));
+      return new RecordPlan(names, kinds, elementKinds, nested, h);
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      // Not reachable from here (a module not open to us), or a component type that does not
+      // load: the mapper reads it, and reports what it finds.
+      return null;
+    } finally {
+      path.remove(path.size() - 1);
+    }
+  }
+
+  private static int kind(Class<?> t) {
+    if (t == String.class) {
+      return STRING;
+    } else if (t == int.class) {
+      return INT;
+    } else if (t == Integer.class) {
+      return INTEGER;
+    } else if (t == long.class) {
+      return LONG;
+    } else if (t == Long.class) {
+      return LONG_BOX;
+    } else if (t == boolean.class) {
+      return BOOLEAN;
+    } else if (t == Boolean.class) {
+      return BOOLEAN_BOX;
+    } else if (t == List.class) {
+      return LIST;
+    } else if (t.isRecord()) {
+      return RECORD;
+    }
+    return -1;
+  }
+
+  private static boolean plainName(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        return false;
+      }
+    }
+    return !name.isEmpty();
+  }
+
+  /** Whether any annotation from Jackson (2 or 3) is on {@code e}: it may change the JSON. */
+  private static boolean jackson(AnnotatedElement e) {
+    for (Annotation a : e.getDeclaredAnnotations()) {
+      if (fromJackson(a.annotationType())) {
+        return true;
+      }
+      // An annotation of the application's own that bundles Jackson's (@JacksonAnnotationsInside).
+      for (Annotation meta : a.annotationType().getDeclaredAnnotations()) {
+        if (fromJackson(meta.annotationType())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean fromJackson(Class<?> annotationType) {
+    String pkg = annotationType.getPackageName();
+    return pkg.startsWith("tools.jackson") || pkg.startsWith("com.fasterxml.jackson");
+  }
+}
