@@ -35,6 +35,13 @@ final class PlainJsonReader {
   /** Deepest nesting followed (the top-level list or map is 1) before handing over. */
   static final int MAX_DEPTH = 16;
 
+  /** The element kind of an untyped list: any plain value ({@link #value}). */
+  private static final int ANY = -1;
+  private static final long NO_INTEGER = Long.MIN_VALUE;
+  private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+  private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+
   private final byte[] b;
   private final int end;
   private int i;
@@ -86,7 +93,7 @@ final class PlainJsonReader {
     int n = p.kinds.length;
     Object[] args = new Object[n];
     for (int k = 0; k < n; k++) {
-      if (k > 0 && (i >= end || b[i++] != ',') || !name(p.names[k])) {
+      if (k > 0 && (i >= end || b[i++] != ',') || !skip(p.names[k])) {
         return NOT_PLAIN;
       }
       Object v = typed(p.kinds[k], p.elementKinds[k], p.nested[k], depth);
@@ -101,14 +108,14 @@ final class PlainJsonReader {
     return p.make(args);
   }
 
-  /** Steps over {@code "name":} if it comes next. */
-  private boolean name(byte[] quoted) {
-    int n = quoted.length;
+  /** Steps over {@code bytes} (a literal, or a member's {@code "name":}) if they come next. */
+  private boolean skip(byte[] bytes) {
+    int n = bytes.length;
     if (end - i < n) {
       return false;
     }
     for (int k = 0; k < n; k++) {
-      if (b[i + k] != quoted[k]) {
+      if (b[i + k] != bytes[k]) {
         return false;
       }
     }
@@ -117,12 +124,15 @@ final class PlainJsonReader {
   }
 
   private Object typed(int kind, int elementKind, RecordPlan nested, int depth) {
+    if (kind == ANY) {
+      return value(depth);
+    }
     if (i >= end) {
       return NOT_PLAIN;
     }
     byte c = b[i];
     if (c == 'n' && kind != RecordPlan.INT && kind != RecordPlan.LONG && kind != RecordPlan.BOOLEAN) {
-      return literal("null") ? null : NOT_PLAIN;
+      return skip(NULL) ? null : NOT_PLAIN;
     }
     switch (kind) {
       case RecordPlan.STRING:
@@ -135,26 +145,10 @@ final class PlainJsonReader {
         return c == '-' || (c >= '0' && c <= '9') ? typedInteger(true) : NOT_PLAIN;
       case RecordPlan.BOOLEAN:
       case RecordPlan.BOOLEAN_BOX:
-        return c == 't' ? (literal("true") ? Boolean.TRUE : NOT_PLAIN)
-            : c == 'f' && literal("false") ? Boolean.FALSE : NOT_PLAIN;
-      case RecordPlan.LIST: {
-        if (c != '[' || depth + 1 > MAX_DEPTH) {
-          return NOT_PLAIN;
-        }
-        List<Object> list = new ArrayList<>();
-        if (opens(']')) {
-          return list;
-        }
-        int after;
-        do {
-          Object v = typed(elementKind, 0, nested, depth + 1);
-          if (v == NOT_PLAIN) {
-            return NOT_PLAIN;
-          }
-          list.add(v);
-        } while ((after = after(']')) == MORE);
-        return after == CLOSED ? list : NOT_PLAIN;
-      }
+        return c == 't' ? (skip(TRUE) ? Boolean.TRUE : NOT_PLAIN)
+            : c == 'f' && skip(FALSE) ? Boolean.FALSE : NOT_PLAIN;
+      case RecordPlan.LIST:
+        return c == '[' && depth + 1 <= MAX_DEPTH ? list(elementKind, nested, depth + 1) : NOT_PLAIN;
       default: // RECORD
         return c == '{' ? record(nested, depth + 1) : NOT_PLAIN;
     }
@@ -169,28 +163,29 @@ final class PlainJsonReader {
       case '"':
         return string();
       case '[':
-        return depth > MAX_DEPTH ? NOT_PLAIN : array(depth);
+        return depth > MAX_DEPTH ? NOT_PLAIN : list(ANY, null, depth);
       case '{':
         return depth > MAX_DEPTH ? NOT_PLAIN : object(depth);
       case 't':
-        return literal("true") ? Boolean.TRUE : NOT_PLAIN;
+        return skip(TRUE) ? Boolean.TRUE : NOT_PLAIN;
       case 'f':
-        return literal("false") ? Boolean.FALSE : NOT_PLAIN;
+        return skip(FALSE) ? Boolean.FALSE : NOT_PLAIN;
       case 'n':
-        return literal("null") ? null : NOT_PLAIN;
+        return skip(NULL) ? null : NOT_PLAIN;
       default:
         return c == '-' || (c >= '0' && c <= '9') ? integer() : NOT_PLAIN;
     }
   }
 
-  private Object array(int depth) {
+  /** An array at {@code depth} whose elements are of {@code elementKind} ({@link #ANY}: plain values). */
+  private Object list(int elementKind, RecordPlan nested, int depth) {
     List<Object> list = new ArrayList<>();
     if (opens(']')) {
       return list;
     }
     int after;
     do {
-      Object v = value(depth + 1);
+      Object v = typed(elementKind, 0, nested, depth + 1);
       if (v == NOT_PLAIN) {
         return NOT_PLAIN;
       }
@@ -266,27 +261,10 @@ final class PlainJsonReader {
     return NOT_PLAIN;
   }
 
+  /** An integer of at most nine digits (an {@code Integer} for the mapper too). */
   private Object integer() {
-    boolean negative = b[i] == '-';
-    int start = negative ? i + 1 : i;
-    int j = start;
-    int v = 0;
-    while (j < end && b[j] >= '0' && b[j] <= '9') {
-      if (j - start == 9) {
-        return NOT_PLAIN; // ten digits or more may not fit an Integer
-      }
-      v = v * 10 + (b[j] - '0');
-      j++;
-    }
-    int digits = j - start;
-    if (digits == 0 || (digits > 1 && b[start] == '0') || (negative && v == 0)) {
-      return NOT_PLAIN;
-    }
-    if (j < end && (b[j] == '.' || b[j] == 'e' || b[j] == 'E')) {
-      return NOT_PLAIN;
-    }
-    i = j;
-    return negative ? -v : v;
+    long v = integerValue();
+    return v == NO_INTEGER || v < -999_999_999 || v > 999_999_999 ? NOT_PLAIN : (Object) (int) v;
   }
 
   /**
@@ -295,6 +273,19 @@ final class PlainJsonReader {
    * not fit is the mapper's to refuse.
    */
   private Object typedInteger(boolean asLong) {
+    long v = integerValue();
+    if (v == NO_INTEGER || !asLong && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
+      return NOT_PLAIN;
+    }
+    return asLong ? (Object) v : (Object) (int) v;
+  }
+
+  /**
+   * The integer at {@code i} by the strict grammar (no leading zero, no minus zero, no fraction
+   * or exponent after it) that fits a {@code long}, stepping over it; {@link #NO_INTEGER}
+   * otherwise ({@code Long.MIN_VALUE} itself is never accepted, so it can mark the refusal).
+   */
+  private long integerValue() {
     boolean negative = b[i] == '-';
     int start = negative ? i + 1 : i;
     int j = start;
@@ -302,7 +293,7 @@ final class PlainJsonReader {
     while (j < end && b[j] >= '0' && b[j] <= '9') {
       int d = b[j] - '0';
       if (v > (Long.MAX_VALUE - d) / 10) {
-        return NOT_PLAIN;
+        return NO_INTEGER;
       }
       v = v * 10 + d;
       j++;
@@ -310,27 +301,9 @@ final class PlainJsonReader {
     int digits = j - start;
     if (digits == 0 || (digits > 1 && b[start] == '0') || (negative && v == 0)
         || (j < end && (b[j] == '.' || b[j] == 'e' || b[j] == 'E'))) {
-      return NOT_PLAIN;
-    }
-    long signed = negative ? -v : v;
-    if (!asLong && (signed < Integer.MIN_VALUE || signed > Integer.MAX_VALUE)) {
-      return NOT_PLAIN;
+      return NO_INTEGER;
     }
     i = j;
-    return asLong ? (Object) signed : (Object) (int) signed;
-  }
-
-  private boolean literal(String word) {
-    int n = word.length();
-    if (end - i < n) {
-      return false;
-    }
-    for (int k = 0; k < n; k++) {
-      if (b[i + k] != word.charAt(k)) {
-        return false;
-      }
-    }
-    i += n;
-    return true;
+    return negative ? -v : v;
   }
 }
