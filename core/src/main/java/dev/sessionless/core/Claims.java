@@ -30,12 +30,14 @@ public final class Claims {
   private final Map<String, Object> claims;
 
   private Claims(Builder b) {
-    this.claims = Collections.unmodifiableMap(new LinkedHashMap<>(b.claims));
+    // The builder's own maps, not copies: build() marks them shared, and the builder copies
+    // them before it changes anything again (so a built Claims never changes).
+    this.claims = b.claims.isEmpty() ? Map.of() : Collections.unmodifiableMap(b.claims);
     this.sessionId = b.sessionId;
     this.subject = b.subject;
     this.notBefore = b.notBefore;
     this.timeToLive = b.timeToLive;
-    this.state = Collections.unmodifiableMap(new LinkedHashMap<>(b.state));
+    this.state = b.state.isEmpty() ? Map.of() : Collections.unmodifiableMap(b.state);
   }
 
   /** The latest NumericDate a decoder accepts: 9999-12-31T23:59:59Z. */
@@ -118,8 +120,19 @@ public final class Claims {
     private String subject;
     private Instant notBefore;
     private Duration timeToLive;
-    private final Map<String, Object> state = new LinkedHashMap<>();
-    private final Map<String, Object> claims = new LinkedHashMap<>();
+    private Map<String, Object> state = new LinkedHashMap<>();
+    private Map<String, Object> claims = new LinkedHashMap<>();
+    /** The maps went into a built Claims: copy them before the next change. */
+    private boolean shared;
+
+    /** Makes the maps this builder's own again after a {@link #build()}. */
+    private void own() {
+      if (shared) {
+        state = new LinkedHashMap<>(state);
+        claims = new LinkedHashMap<>(claims);
+        shared = false;
+      }
+    }
 
     private Builder() {}
 
@@ -200,6 +213,7 @@ public final class Claims {
       if (name.isEmpty() || name.length() > 256) {
         throw new IllegalArgumentException("a state name must be 1 to 256 characters");
       }
+      own();
       state.put(name, value);
       return this;
     }
@@ -225,6 +239,7 @@ public final class Claims {
             + "nbf, iat, jti) or the state claim (st): use subject(), notBefore(), put() and the codec's "
             + "options instead, or choose another name");
       }
+      own();
       claims.put(name, value);
       return this;
     }
@@ -244,31 +259,37 @@ public final class Claims {
       if (s < 0 || s > MAX_EPOCH_SECOND) {
         throw new IllegalArgumentException("authTime must lie between 1970 and 9999, got " + authTime);
       }
+      own();
       claims.put(SessionToken.AUTH_TIME, s);
       return this;
     }
 
     /** Removes another claim, if present. */
     public Builder removeClaim(String name) {
+      own();
       claims.remove(name);
       return this;
     }
 
     /** Removes a state value, if present. */
     public Builder remove(String name) {
+      own();
       state.remove(name);
       return this;
     }
 
     /** Removes all state values. */
     public Builder clearState() {
+      own();
       state.clear();
       return this;
     }
 
     /** The content. */
     public Claims build() {
-      return new Claims(this);
+      Claims c = new Claims(this);
+      shared = true;
+      return c;
     }
   }
 }

@@ -42,6 +42,28 @@ final class CompactWriter {
     this.maxTokenLength = maxTokenLength;
     this.compress = compress;
     this.mapper = mapper;
+    this.opening = opening(issuer, audience);
+  }
+
+  /**
+   * {@code {"iss":…,"aud":…} as the generator writes them, without the closing brace: every
+   * payload starts so. Built once, so the usual payload needs no generator (see {@link #writeDirect}).
+   */
+  private final byte[] opening;
+
+  private static byte[] opening(String issuer, String audience) {
+    ByteSink sink = ByteSink.take();
+    try {
+      try (JsonGenerator g = Json.STRICT.createGenerator(sink)) {
+        g.writeStartObject();
+        g.writeStringProperty("iss", issuer);
+        g.writeStringProperty("aud", audience);
+        g.writeEndObject();
+      }
+      return java.util.Arrays.copyOf(sink.array(), sink.size() - 1); // without the '}'
+    } finally {
+      sink.release();
+    }
   }
 
   /** The token for {@code claims}, issued at {@code now} and expiring at {@code exp}, under {@code key}. */
@@ -50,17 +72,163 @@ final class CompactWriter {
     Scratch scratch = Scratch.take();
     try {
       writePayload(payload, claims, now, exp);
-      byte[] token = key.algorithm().isEncrypting()
+      // The token's characters are built in the scratch's work buffer: the String is the only copy kept.
+      int n = key.algorithm().isEncrypting()
           ? encrypt(key, payload.array(), payload.size(), scratch)
           : sign(key, payload.array(), payload.size(), scratch);
-      return new String(token, StandardCharsets.ISO_8859_1);
+      return new String(scratch.work(n), 0, n, StandardCharsets.ISO_8859_1);
     } finally {
       scratch.release();
       payload.release();
     }
   }
 
+  /**
+   * The payload JSON for {@code claims}: written directly when it can be and {@code direct},
+   * else with the generator. Lets tests hold the two ways to the same bytes.
+   */
+  byte[] payload(Claims claims, long now, long exp, String jti, boolean direct) {
+    ByteSink sink = ByteSink.take();
+    try {
+      if (!direct || !writeDirect(sink, claims, now, exp, jti)) {
+        sink.reset();
+        writeWithGenerator(sink, claims, now, exp, jti);
+      }
+      return java.util.Arrays.copyOf(sink.array(), sink.size());
+    } finally {
+      sink.release();
+    }
+  }
+
   private void writePayload(ByteSink sink, Claims claims, long now, long exp) {
+    String jti = claims.sessionId().orElseGet(CompactWriter::newSessionId);
+    if (!writeDirect(sink, claims, now, exp, jti)) {
+      sink.reset();
+      writeWithGenerator(sink, claims, now, exp, jti);
+    }
+  }
+
+  /**
+   * Writes the payload byte by byte, exactly as {@link #writeWithGenerator} would, when every
+   * name and the subject and session id are plain printable ASCII (no escaping to decide) and
+   * every state value and claim is JSON already ({@link RawJson}, as the servlet filter hands
+   * over): no generator is made, which was most of an encode's allocation. False, with the sink
+   * part-written, when anything else is there.
+   */
+  private boolean writeDirect(ByteSink sink, Claims claims, long now, long exp, String jti) {
+    Map<String, Object> state = claims.state();
+    Map<String, Object> extra = claims.claims();
+    String sub = claims.subject().orElse(null);
+    if (!plainAscii(jti) || sub != null && !plainAscii(sub)) {
+      return false;
+    }
+    for (Map.Entry<String, Object> e : state.entrySet()) {
+      if (!(e.getValue() instanceof RawJson) || !plainAscii(e.getKey())) {
+        return false;
+      }
+    }
+    for (Map.Entry<String, Object> e : extra.entrySet()) {
+      if (!(e.getValue() instanceof RawJson || authTime(e)) || !plainAscii(e.getKey())) {
+        return false;
+      }
+    }
+    sink.write(opening, 0, opening.length);
+    if (sub != null) {
+      ascii(sink, ",\"sub\":\"");
+      ascii(sink, sub);
+      sink.write('"');
+    }
+    ascii(sink, ",\"iat\":");
+    number(sink, now);
+    if (claims.notBefore().isPresent()) {
+      ascii(sink, ",\"nbf\":");
+      number(sink, claims.notBefore().get().getEpochSecond());
+    }
+    ascii(sink, ",\"exp\":");
+    number(sink, exp);
+    ascii(sink, ",\"jti\":\"");
+    ascii(sink, jti);
+    sink.write('"');
+    if (!state.isEmpty()) {
+      sink.write(',');
+      sink.write('"');
+      ascii(sink, ClaimRules.STATE_CLAIM);
+      ascii(sink, "\":{");
+      boolean first = true;
+      for (Map.Entry<String, Object> e : state.entrySet()) {
+        member(sink, first, e.getKey(), (RawJson) e.getValue());
+        first = false;
+      }
+      sink.write('}');
+    }
+    for (Map.Entry<String, Object> e : extra.entrySet()) {
+      if (e.getValue() instanceof RawJson raw) {
+        member(sink, false, e.getKey(), raw);
+      } else {
+        ascii(sink, ",\"");
+        ascii(sink, e.getKey());
+        ascii(sink, "\":");
+        number(sink, (Long) e.getValue());
+      }
+    }
+    sink.write('}');
+    return true;
+  }
+
+  /** The {@code auth_time} claim {@link Claims.Builder#authTime} sets: whole seconds, 1970-9999. */
+  private static boolean authTime(Map.Entry<String, Object> e) {
+    return e.getKey().equals(SessionToken.AUTH_TIME) && e.getValue() instanceof Long;
+  }
+
+  private static void member(ByteSink sink, boolean first, String name, RawJson value) {
+    if (!first) {
+      sink.write(',');
+    }
+    sink.write('"');
+    ascii(sink, name);
+    sink.write('"');
+    sink.write(':');
+    if (value.isBytes()) {
+      value.writeTo(sink);
+    } else {
+      byte[] b = value.json().getBytes(StandardCharsets.UTF_8);
+      sink.write(b, 0, b.length);
+    }
+  }
+
+  /** Printable ASCII without {@code "} or {@code \}: written as it is inside a JSON string. */
+  private static boolean plainAscii(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void ascii(ByteSink sink, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      sink.write(s.charAt(i));
+    }
+  }
+
+  /** A number of seconds, as the generator writes it. */
+  private static void number(ByteSink sink, long v) {
+    if (v < 0) {
+      ascii(sink, Long.toString(v)); // never for a valid time: iat, nbf and exp lie in 1970-9999
+      return;
+    }
+    long p = 1;
+    while (p <= v / 10) {
+      p *= 10;
+    }
+    for (; p > 0; p /= 10) {
+      sink.write((int) ('0' + v / p % 10));
+    }
+  }
+
+  private void writeWithGenerator(ByteSink sink, Claims claims, long now, long exp, String jti) {
     try (JsonGenerator g = Json.STRICT.createGenerator(sink)) {
       g.writeStartObject();
       g.writeStringProperty("iss", issuer);
@@ -73,7 +241,7 @@ final class CompactWriter {
         g.writeNumberProperty("nbf", claims.notBefore().get().getEpochSecond());
       }
       g.writeNumberProperty("exp", exp);
-      g.writeStringProperty("jti", claims.sessionId().orElseGet(CompactWriter::newSessionId));
+      g.writeStringProperty("jti", jti);
       Map<String, Object> state = claims.state();
       if (!state.isEmpty()) {
         g.writeObjectPropertyStart(ClaimRules.STATE_CLAIM);
@@ -141,13 +309,14 @@ final class CompactWriter {
     return Base64Url.encode(b);
   }
 
-  private byte[] sign(TokenKey key, byte[] payload, int len, Scratch scratch) {
+  /** Writes the signed token into {@code scratch.work}; returns its length. */
+  private int sign(TokenKey key, byte[] payload, int len, Scratch scratch) {
     byte[] header = header(key, false);
     KeyEngine engine = key.engine();
     int total = header.length + 1 + Base64Url.encodedLength(len) + 1
         + Base64Url.encodedLength(engine.signatureLength());
     checkLength(total);
-    byte[] out = new byte[total];
+    byte[] out = scratch.work(total);
     System.arraycopy(header, 0, out, 0, header.length);
     int o = header.length;
     out[o++] = DOT;
@@ -156,10 +325,11 @@ final class CompactWriter {
     int sigLen = engine.sign(out, o, sig);
     out[o++] = DOT;
     Base64Url.encode(sig, 0, sigLen, out, o);
-    return out;
+    return total;
   }
 
-  private byte[] encrypt(TokenKey key, byte[] payload, int len, Scratch scratch) {
+  /** Writes the encrypted token into {@code scratch.work}; returns its length. */
+  private int encrypt(TokenKey key, byte[] payload, int len, Scratch scratch) {
     byte[] plain = payload;
     int plainLen = len;
     if (compress) {
@@ -171,10 +341,10 @@ final class CompactWriter {
     int total = header.length + 2 + Base64Url.encodedLength(AesGcmEngine.IV_BYTES) + 1
         + Base64Url.encodedLength(plainLen) + 1 + Base64Url.encodedLength(AesGcmEngine.TAG_BYTES);
     checkLength(total);
-    byte[] ct = new byte[ctLen];
+    byte[] ct = scratch.payload(ctLen); // the encode path uses no other part of the payload buffer
     byte[] iv = scratch.iv;
     ((AesGcmEngine) key.engine()).encrypt(header, header.length, plain, plainLen, RANDOM, iv, ct);
-    byte[] out = new byte[total];
+    byte[] out = scratch.work(total);
     System.arraycopy(header, 0, out, 0, header.length);
     int o = header.length;
     out[o++] = DOT;
@@ -184,7 +354,7 @@ final class CompactWriter {
     o += Base64Url.encode(ct, 0, plainLen, out, o);
     out[o++] = DOT;
     Base64Url.encode(ct, plainLen, AesGcmEngine.TAG_BYTES, out, o);
-    return out;
+    return total;
   }
 
   private void checkLength(int total) {

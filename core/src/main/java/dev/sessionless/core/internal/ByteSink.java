@@ -50,6 +50,11 @@ public final class ByteSink extends OutputStream {
     }
   }
 
+  /** Empties this sink, keeping its buffer. */
+  public void reset() {
+    size = 0;
+  }
+
   /** The backing array; valid up to {@link #size()}. */
   public byte[] array() {
     return buf;

@@ -48,6 +48,8 @@ public final class AttributeCodec {
   private final Set<Class<?>> registered;
   /** The registered records the default mapper's JSON of which is read without it. */
   private final Map<Class<?>, RecordPlan> plans;
+  /** Those of {@link #plans} that {@link PlainJsonWriter} also writes. */
+  private final Map<Class<?>, RecordPlan> writers;
 
   /** Deepest nesting of lists and maps accepted in one attribute value. */
   static final int MAX_DEPTH = 64;
@@ -64,6 +66,13 @@ public final class AttributeCodec {
     this.defaultMapper = mapper == StateMapper.defaults();
     this.registered = Set.copyOf(registered);
     this.plans = defaultMapper ? RecordPlan.of(this.registered) : Map.of();
+    Map<Class<?>, RecordPlan> w = new HashMap<>();
+    plans.forEach((c, p) -> {
+      if (p.writable()) {
+        w.put(c, p);
+      }
+    });
+    this.writers = Collections.unmodifiableMap(w);
     Map<String, Class<?>> m = new HashMap<>();
     Map<Class<?>, String> t = new HashMap<>();
     for (int i = 0; i < SCALARS.size(); i++) {
@@ -227,6 +236,14 @@ public final class AttributeCodec {
   byte[] checkedJson(String name, Object value, String typeName) {
     Class<?> type = byName.get(typeName);
     try {
+      RecordPlan plan = writers.isEmpty() ? null : writers.get(type);
+      if (plan != null) {
+        byte[] json = plainChecked(value, plan);
+        if (json != null) {
+          return json;
+        }
+        // Not plain, or not read back as itself: the mapper's full check decides (and words it).
+      }
       byte[] json = mapper.write(value);
       if (defaultMapper && (type == List.class || type == Map.class) && plain(value, 0)) {
         // Known to read back equal and to write these bytes again: no second pass needed.
@@ -260,6 +277,27 @@ public final class AttributeCodec {
       throw new IllegalArgumentException("session attribute '" + name + "' of type "
           + value.getClass().getName() + " cannot be stored as JSON: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The JSON of a registered record {@code value} written and checked without the mapper, or
+   * {@code null} to leave both to it: written as the mapper writes it, read back with the same
+   * constructor, and the value read back must write the same bytes. Such JSON needs no {@link
+   * #checkCarried}: it holds no control character or lone surrogate, only numbers of at most 20
+   * characters, no duplicated member (component names are distinct), and nests at most twice
+   * the plan's depth of eight records (a list and a record per level), well within a token's.
+   */
+  private static byte[] plainChecked(Object value, RecordPlan plan) {
+    byte[] json = PlainJsonWriter.write(value, plan);
+    if (json == null) {
+      return null;
+    }
+    Object back = PlainJsonReader.readRecord(json, 0, json.length, plan);
+    if (back == PlainJsonReader.NOT_PLAIN
+        || !Boolean.TRUE.equals(PlainJsonWriter.same(back, plan, json, 0, json.length))) {
+      return null;
+    }
+    return json;
   }
 
   /**
@@ -337,6 +375,13 @@ public final class AttributeCodec {
   boolean writesSame(Object value, byte[] json, int off, int len) {
     SameBytes out = new SameBytes(json, off, len);
     try {
+      RecordPlan plan = writers.isEmpty() ? null : writers.get(value.getClass());
+      if (plan != null) {
+        Boolean same = PlainJsonWriter.same(value, plan, json, off, len);
+        if (same != null) {
+          return same;
+        }
+      }
       mapper.writeTo(value, out);
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalStateException("a session attribute of type " + value.getClass().getName()
@@ -385,7 +430,9 @@ public final class AttributeCodec {
   /** The JSON of a value already accepted; {@code null} if it can no longer be written. */
   byte[] json(Object value) {
     try {
-      return mapper.write(value);
+      RecordPlan plan = writers.isEmpty() ? null : writers.get(value.getClass());
+      byte[] plain = plan == null ? null : PlainJsonWriter.write(value, plan);
+      return plain != null ? plain : mapper.write(value);
     } catch (RuntimeException e) {
       throw new IllegalStateException("a session attribute of type " + value.getClass().getName()
           + " can no longer be written as JSON", e);

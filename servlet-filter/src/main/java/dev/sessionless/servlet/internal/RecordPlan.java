@@ -50,15 +50,50 @@ final class RecordPlan {
   final int[] elementKinds;
   /** For a {@link #RECORD}, or a {@link #LIST} of records, the nested plan. */
   final RecordPlan[] nested;
+  /** The record type this plan reads and writes. */
+  final Class<?> type;
   private final MethodHandle constructor;
+  /**
+   * Each component's accessor ({@code (Object) -> Object}), or {@code null} if {@link
+   * PlainJsonWriter} may not write this record: the mapper would write more than the components
+   * (a {@code getX()} or {@code isX()} method makes a property too), or it has no component.
+   */
+  final MethodHandle[] accessors;
 
-  private RecordPlan(byte[][] names, int[] kinds, int[] elementKinds, RecordPlan[] nested,
-      MethodHandle constructor) {
+  private RecordPlan(Class<?> type, byte[][] names, int[] kinds, int[] elementKinds, RecordPlan[] nested,
+      MethodHandle constructor, MethodHandle[] accessors) {
+    this.type = type;
     this.names = names;
     this.kinds = kinds;
     this.elementKinds = elementKinds;
     this.nested = nested;
     this.constructor = constructor;
+    this.accessors = accessors;
+  }
+
+  /** Whether {@link PlainJsonWriter} writes this record, and every record nested in it. */
+  boolean writable() {
+    if (accessors == null) {
+      return false;
+    }
+    for (RecordPlan p : nested) {
+      if (p != null && !p.writable()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The value of component {@code k} of {@code record}, an instance of {@link #type}. */
+  Object component(Object record, int k) {
+    try {
+      return (Object) accessors[k].invokeExact(record);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException("the accessor of " + type.getName() + "." + new String(names[k],
+          StandardCharsets.US_ASCII) + " threw a checked exception", e);
+    }
   }
 
   /** The plans of those {@code registered} types that have one. */
@@ -147,7 +182,7 @@ final class RecordPlan {
       MethodHandle h = MethodHandles.lookup().unreflectConstructor(ctor)
           .asSpreader(Object[].class, n)
           .asType(MethodType.methodType(Object.class, Object[].class));
-      return new RecordPlan(names, kinds, elementKinds, nested, h);
+      return new RecordPlan(type, names, kinds, elementKinds, nested, h, accessors(type, rc));
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       // Not reachable from here (a module not open to us), or a component type that does not
       // load: the mapper reads it, and reports what it finds.
@@ -155,6 +190,37 @@ final class RecordPlan {
     } finally {
       path.remove(path.size() - 1);
     }
+  }
+
+  /**
+   * The components' accessors as {@code (Object) -> Object}, or {@code null} when the mapper
+   * would write other properties too: Jackson (with Jackson 2's defaults) also writes what any
+   * public {@code getX()} or {@code isX()} method returns, so a record with such a method (even a
+   * component named so) is left to the mapper. A record without components is too.
+   */
+  private static MethodHandle[] accessors(Class<?> type, RecordComponent[] rc) {
+    if (rc.length == 0) {
+      return null;
+    }
+    for (java.lang.reflect.Method m : type.getMethods()) {
+      String n = m.getName();
+      if (!java.lang.reflect.Modifier.isStatic(m.getModifiers()) && m.getParameterCount() == 0
+          && !n.equals("getClass")
+          && (n.startsWith("get") && n.length() > 3 || n.startsWith("is") && n.length() > 2)) {
+        return null;
+      }
+    }
+    MethodHandle[] hs = new MethodHandle[rc.length];
+    try {
+      for (int k = 0; k < rc.length; k++) {
+        java.lang.reflect.Method a = rc[k].getAccessor();
+        a.setAccessible(true);
+        hs[k] = MethodHandles.lookup().unreflect(a).asType(MethodType.methodType(Object.class, Object.class));
+      }
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null; // not reachable from here: the mapper writes it
+    }
+    return hs;
   }
 
   private static int kind(Class<?> t) {

@@ -1,0 +1,217 @@
+package dev.sessionless.servlet.internal;
+
+import dev.sessionless.core.internal.ByteSink;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Writes a registered record that has a {@link RecordPlan} the way the default mapper does, or
+ * compares such a record with JSON already written, without a Jackson generator (about 550
+ * bytes of generator state and a copy per serialisation).
+ *
+ * <p>It writes only what it knows the mapper writes the same way: components in declaration
+ * order, {@code null} for a null component, numbers in {@code toString} form, strings with
+ * {@code "} and {@code \} escaped and everything else from U+0020 up as UTF-8. A string with a
+ * control character or an unpaired surrogate, a list element of another class than its
+ * component declares, or a list class from outside {@code java.util} makes it give up ({@link
+ * #write} returns {@code null}, {@link #same} {@code null}), and the caller asks the mapper.
+ * {@code PlainJsonWriterTest} holds its bytes to the mapper's on generated records.
+ */
+final class PlainJsonWriter {
+  /** In writing mode, where the JSON goes (a pooled buffer); else null. */
+  private final ByteSink out;
+  private int pos;
+  /** In comparing mode, the JSON compared with, from {@link #pos} to {@link #end}; else null. */
+  private final byte[] expected;
+  private final int end;
+  private boolean differs;
+
+  private PlainJsonWriter(ByteSink out, byte[] expected, int pos, int end) {
+    this.out = out;
+    this.expected = expected;
+    this.pos = pos;
+    this.end = end;
+  }
+
+  /** The JSON of {@code value}, an instance of {@code plan.type}; {@code null} if it is not plain. */
+  static byte[] write(Object value, RecordPlan plan) {
+    ByteSink sink = ByteSink.take();
+    try {
+      PlainJsonWriter w = new PlainJsonWriter(sink, null, 0, 0);
+      return w.record(value, plan, 0) ? Arrays.copyOf(sink.array(), sink.size()) : null;
+    } finally {
+      sink.release();
+    }
+  }
+
+  /**
+   * Whether {@code value} writes exactly {@code json[off, off + len)}, compared as it is
+   * written; {@code null} if it is not plain (ask the mapper).
+   */
+  static Boolean same(Object value, RecordPlan plan, byte[] json, int off, int len) {
+    PlainJsonWriter w = new PlainJsonWriter(null, json, off, off + len);
+    if (!w.record(value, plan, 0)) {
+      return null;
+    }
+    return !w.differs && w.pos == w.end;
+  }
+
+  private boolean record(Object value, RecordPlan p, int depth) {
+    if (value.getClass() != p.type || depth > AttributeCodec.MAX_DEPTH) {
+      return false;
+    }
+    put((byte) '{');
+    int n = p.kinds.length;
+    for (int k = 0; k < n && !differs; k++) {
+      if (k > 0) {
+        put((byte) ',');
+      }
+      put(p.names[k]);
+      Object v = p.component(value, k);
+      if (v == null) {
+        put(NULL);
+      } else if (p.kinds[k] == RecordPlan.LIST) {
+        if (!list(v, p.elementKinds[k], p.nested[k], depth)) {
+          return false;
+        }
+      } else if (!value(v, p.kinds[k], p.nested[k], depth)) {
+        return false;
+      }
+    }
+    put((byte) '}');
+    return true;
+  }
+
+  private boolean list(Object v, int kind, RecordPlan nested, int depth) {
+    if (!(v instanceof List<?> list) || !v.getClass().getName().startsWith("java.util.")) {
+      return false; // another List class may be written otherwise (its own annotations)
+    }
+    put((byte) '[');
+    boolean first = true;
+    for (Object e : list) {
+      if (differs) {
+        break;
+      }
+      if (!first) {
+        put((byte) ',');
+      }
+      first = false;
+      if (e == null) {
+        put(NULL);
+      } else if (!value(e, kind, nested, depth)) {
+        return false;
+      }
+    }
+    put((byte) ']');
+    return true;
+  }
+
+  /** A non-null value of a component or element {@code kind}; false if it is not what the kind says. */
+  private boolean value(Object v, int kind, RecordPlan nested, int depth) {
+    switch (kind) {
+      case RecordPlan.STRING:
+        return v instanceof String s && string(s);
+      case RecordPlan.INT:
+      case RecordPlan.INTEGER:
+        if (!(v instanceof Integer i)) {
+          return false;
+        }
+        number(i);
+        return true;
+      case RecordPlan.LONG:
+      case RecordPlan.LONG_BOX:
+        if (!(v instanceof Long l)) {
+          return false;
+        }
+        number(l);
+        return true;
+      case RecordPlan.BOOLEAN:
+      case RecordPlan.BOOLEAN_BOX:
+        if (!(v instanceof Boolean b)) {
+          return false;
+        }
+        put(b ? TRUE : FALSE);
+        return true;
+      case RecordPlan.RECORD:
+        return record(v, nested, depth + 1);
+      default:
+        return false;
+    }
+  }
+
+  /** {@code l} in {@code Long.toString} form, digit by digit. */
+  private void number(long l) {
+    if (l < 0) {
+      if (l == Long.MIN_VALUE) {
+        put(MIN_LONG);
+        return;
+      }
+      put((byte) '-');
+      l = -l;
+    }
+    long p = 1;
+    while (p <= l / 10) {
+      p *= 10;
+    }
+    for (; p > 0; p /= 10) {
+      put((byte) ('0' + l / p % 10));
+    }
+  }
+
+  /** A JSON string as the mapper writes it; false (nothing decided) for a control character or lone surrogate. */
+  private boolean string(String s) {
+    put((byte) '"');
+    int n = s.length();
+    for (int i = 0; i < n && !differs; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x20 && c < 0x80) {
+        if (c == '"' || c == '\\') {
+          put((byte) '\\');
+        }
+        put((byte) c);
+      } else if (c < 0x20) {
+        return false; // the mapper's escapes for these are left to it
+      } else if (c < 0x800) {
+        put((byte) (0xc0 | c >> 6));
+        put((byte) (0x80 | c & 0x3f));
+      } else if (!Character.isSurrogate(c)) {
+        put((byte) (0xe0 | c >> 12));
+        put((byte) (0x80 | c >> 6 & 0x3f));
+        put((byte) (0x80 | c & 0x3f));
+      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, s.charAt(++i));
+        put((byte) (0xf0 | cp >> 18));
+        put((byte) (0x80 | cp >> 12 & 0x3f));
+        put((byte) (0x80 | cp >> 6 & 0x3f));
+        put((byte) (0x80 | cp & 0x3f));
+      } else {
+        return false;
+      }
+    }
+    put((byte) '"');
+    return true;
+  }
+
+  private void put(byte[] bytes) {
+    for (byte x : bytes) {
+      put(x);
+    }
+  }
+
+  private void put(byte x) {
+    if (expected != null) {
+      if (!differs && (pos >= end || expected[pos] != x)) {
+        differs = true;
+      }
+      pos++;
+      return;
+    }
+    out.write(x);
+  }
+
+  private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+  private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+  private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+}
