@@ -51,6 +51,12 @@ public final class AttributeCodec {
   /** Those of {@link #plans} that {@link PlainJsonWriter} also writes. */
   private final Map<Class<?>, RecordPlan> writers;
 
+  /**
+   * Deepest nesting of lists and maps {@link PlainJsonWriter} writes for a list or map
+   * attribute; deeper ones go to the mapper (and the carried-JSON check).
+   */
+  static final int PLAIN_DEPTH = 8;
+
   /** Deepest nesting of lists and maps accepted in one attribute value. */
   static final int MAX_DEPTH = 64;
 
@@ -244,9 +250,19 @@ public final class AttributeCodec {
         }
         // Not plain, or not read back as itself: the mapper's full check decides (and words it).
       }
-      byte[] json = mapper.write(value);
-      if (defaultMapper && (type == List.class || type == Map.class) && plain(value, 0)) {
+      boolean plainCollection = defaultMapper && (type == List.class || type == Map.class) && plain(value, 0);
+      if (plainCollection) {
         // Known to read back equal and to write these bytes again: no second pass needed.
+        // Written without a generator when it can be: lists and maps at most PLAIN_DEPTH deep
+        // nest well within a token (its reader allows 32 levels) and hold nothing else the
+        // carried-JSON check looks for, so only what goes to the mapper needs that check.
+        byte[] own = PlainJsonWriter.writePlain(value, PLAIN_DEPTH);
+        if (own != null) {
+          return own;
+        }
+      }
+      byte[] json = mapper.write(value);
+      if (plainCollection) {
         checkCarried(name, value, json);
         return json;
       }
@@ -375,12 +391,17 @@ public final class AttributeCodec {
   boolean writesSame(Object value, byte[] json, int off, int len) {
     SameBytes out = new SameBytes(json, off, len);
     try {
-      RecordPlan plan = writers.isEmpty() ? null : writers.get(value.getClass());
-      if (plan != null) {
-        Boolean same = PlainJsonWriter.same(value, plan, json, off, len);
-        if (same != null) {
-          return same;
+      Boolean same = null;
+      if (defaultMapper && (value instanceof List || value instanceof Map)) {
+        same = PlainJsonWriter.samePlain(value, PLAIN_DEPTH, json, off, len);
+      } else {
+        RecordPlan plan = writers.isEmpty() ? null : writers.get(value.getClass());
+        if (plan != null) {
+          same = PlainJsonWriter.same(value, plan, json, off, len);
         }
+      }
+      if (same != null) {
+        return same;
       }
       mapper.writeTo(value, out);
     } catch (java.io.IOException | RuntimeException e) {
@@ -430,8 +451,13 @@ public final class AttributeCodec {
   /** The JSON of a value already accepted; {@code null} if it can no longer be written. */
   byte[] json(Object value) {
     try {
-      RecordPlan plan = writers.isEmpty() ? null : writers.get(value.getClass());
-      byte[] plain = plan == null ? null : PlainJsonWriter.write(value, plan);
+      byte[] plain;
+      if (defaultMapper && (value instanceof List || value instanceof Map)) {
+        plain = PlainJsonWriter.writePlain(value, PLAIN_DEPTH);
+      } else {
+        RecordPlan plan = writers.isEmpty() ? null : writers.get(value.getClass());
+        plain = plan == null ? null : PlainJsonWriter.write(value, plan);
+      }
       return plain != null ? plain : mapper.write(value);
     } catch (RuntimeException e) {
       throw new IllegalStateException("a session attribute of type " + value.getClass().getName()

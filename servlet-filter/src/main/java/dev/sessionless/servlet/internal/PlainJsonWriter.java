@@ -6,9 +6,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Writes a registered record that has a {@link RecordPlan} the way the default mapper does, or
- * compares such a record with JSON already written, without a Jackson generator (about 550
- * bytes of generator state and a copy per serialisation).
+ * Writes a registered record that has a {@link RecordPlan}, or a list or map of plain JDK values,
+ * the way the default mapper does, or compares such a value with JSON already written, without a
+ * Jackson generator (about 550 bytes of generator state and a copy per serialisation).
  *
  * <p>It writes only what it knows the mapper writes the same way: components in declaration
  * order, {@code null} for a null component, numbers in {@code toString} form, strings with
@@ -55,6 +55,93 @@ final class PlainJsonWriter {
       return null;
     }
     return !w.differs && w.pos == w.end;
+  }
+
+  /**
+   * The JSON of a list or map attribute made of strings, booleans, {@code Integer}s, {@code
+   * Long}s, nulls, and {@code java.util} lists and string-keyed maps of these, as the default
+   * mapper writes it; {@code null} if anything else is in it (a {@code Double}, whose text is
+   * the mapper's to choose, a control character, a lone surrogate, deeper than {@code maxDepth}).
+   */
+  static byte[] writePlain(Object value, int maxDepth) {
+    ByteSink sink = ByteSink.take();
+    try {
+      PlainJsonWriter w = new PlainJsonWriter(sink, null, 0, 0);
+      return w.plain(value, 0, maxDepth) ? Arrays.copyOf(sink.array(), sink.size()) : null;
+    } finally {
+      sink.release();
+    }
+  }
+
+  /**
+   * Whether a list or map value writes exactly {@code json[off, off + len)} ({@link
+   * #writePlain}'s values), compared as it is written; {@code null} if it is not plain.
+   */
+  static Boolean samePlain(Object value, int maxDepth, byte[] json, int off, int len) {
+    PlainJsonWriter w = new PlainJsonWriter(null, json, off, off + len);
+    if (!w.plain(value, 0, maxDepth)) {
+      return null;
+    }
+    return !w.differs && w.pos == w.end;
+  }
+
+  private boolean plain(Object v, int depth, int maxDepth) {
+    if (v == null) {
+      put(NULL);
+      return true;
+    } else if (v instanceof String s) {
+      return string(s);
+    } else if (v instanceof Boolean b) {
+      put(b ? TRUE : FALSE);
+      return true;
+    } else if (v instanceof Integer i) {
+      number(i);
+      return true;
+    } else if (v instanceof Long l) {
+      number(l);
+      return true;
+    } else if (depth >= maxDepth || !v.getClass().getName().startsWith("java.util.")) {
+      return false;
+    } else if (v instanceof List<?> list) {
+      put((byte) '[');
+      boolean first = true;
+      for (Object e : list) {
+        if (differs) {
+          break;
+        }
+        if (!first) {
+          put((byte) ',');
+        }
+        first = false;
+        if (!plain(e, depth + 1, maxDepth)) {
+          return false;
+        }
+      }
+      put((byte) ']');
+      return true;
+    } else if (v instanceof java.util.Map<?, ?> map) {
+      put((byte) '{');
+      boolean first = true;
+      for (java.util.Map.Entry<?, ?> e : map.entrySet()) {
+        if (differs) {
+          break;
+        }
+        if (!first) {
+          put((byte) ',');
+        }
+        first = false;
+        if (!(e.getKey() instanceof String k) || !string(k)) {
+          return false;
+        }
+        put((byte) ':');
+        if (!plain(e.getValue(), depth + 1, maxDepth)) {
+          return false;
+        }
+      }
+      put((byte) '}');
+      return true;
+    }
+    return false;
   }
 
   private boolean record(Object value, RecordPlan p, int depth) {

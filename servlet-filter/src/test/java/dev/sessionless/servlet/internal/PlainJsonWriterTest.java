@@ -227,6 +227,93 @@ class PlainJsonWriterTest {
 
   record L8(String leaf) {}
 
+  @Test
+  void generatedListsAndMapsAreWrittenAsTheMapperWritesThemOrLeftToIt() {
+    Random r = new Random(43);
+    int written = 0;
+    for (int round = 0; round < 6000; round++) {
+      Object value = r.nextBoolean() ? list(r, 0) : map(r, 0);
+      byte[] expected = MAPPER.write(value);
+      byte[] ours = PlainJsonWriter.writePlain(value, AttributeCodec.PLAIN_DEPTH);
+      Boolean same = PlainJsonWriter.samePlain(value, AttributeCodec.PLAIN_DEPTH, expected, 0, expected.length);
+      String text = new String(expected, StandardCharsets.UTF_8);
+      if (ours == null) {
+        assertNull(same, "write and compare give up on the same values");
+        assertTrue(hasUnwritable(text) || text.matches("(?s).*[0-9]\\.[0-9].*|.*E[0-9-].*"),
+            "gave up on " + text);
+        continue;
+      }
+      written++;
+      assertArrayEquals(expected, ours, text);
+      assertEquals(Boolean.TRUE, same);
+      if (ours.length > 2) {
+        byte[] changed = ours.clone();
+        changed[1 + r.nextInt(ours.length - 2)] ^= 0x01;
+        assertEquals(Boolean.FALSE, PlainJsonWriter.samePlain(value, AttributeCodec.PLAIN_DEPTH, changed, 0,
+            changed.length), text);
+      }
+    }
+    assertTrue(written > 3000, "written without the mapper: " + written + " of 6000");
+  }
+
+  @Test
+  void listsAndMapsItCannotMatchAreLeftToTheMapper() {
+    assertNull(PlainJsonWriter.writePlain(List.of(1.5), 8), "a Double: its text is the mapper's");
+    assertNull(PlainJsonWriter.writePlain(List.of(java.math.BigDecimal.ONE), 8), "not a plain value");
+    Map<Object, Object> numberKeys = new java.util.HashMap<>();
+    numberKeys.put(1, "a");
+    assertNull(PlainJsonWriter.writePlain(numberKeys, 8), "a key that is not a string");
+    Object deep = List.of();
+    for (int i = 0; i < 8; i++) {
+      deep = List.of(deep);
+    }
+    assertNull(PlainJsonWriter.writePlain(deep, 8), "nine levels, over the depth given");
+    Object eight = ((List<?>) deep).get(0);
+    assertArrayEquals(MAPPER.write(eight), PlainJsonWriter.writePlain(eight, 8), "eight levels are written");
+    Map<String, Object> m = new java.util.TreeMap<>(Map.of("b", 2L, "a", List.of(true, "x")));
+    assertArrayEquals(MAPPER.write(m), PlainJsonWriter.writePlain(m, 8));
+  }
+
+  private static List<Object> list(Random r, int depth) {
+    List<Object> l = r.nextInt(4) == 0 ? new LinkedList<>() : new ArrayList<>();
+    for (int i = r.nextInt(5); i > 0; i--) {
+      l.add(element(r, depth));
+    }
+    return r.nextInt(5) == 0 ? List.copyOf(l.stream().filter(java.util.Objects::nonNull).toList()) : l;
+  }
+
+  private static Map<String, Object> map(Random r, int depth) {
+    Map<String, Object> m = r.nextInt(3) == 0 ? new java.util.HashMap<>() : new java.util.LinkedHashMap<>();
+    for (int i = r.nextInt(5); i > 0; i--) {
+      String k = text(r);
+      m.put(k == null ? "k" + i : k, element(r, depth));
+    }
+    return m;
+  }
+
+  private static Object element(Random r, int depth) {
+    switch (r.nextInt(depth < 3 ? 9 : 7)) {
+      case 0:
+        return null;
+      case 1:
+        return text(r);
+      case 2:
+        return r.nextInt() >> r.nextInt(32);
+      case 3:
+        return r.nextLong() >> r.nextInt(64);
+      case 4:
+        return r.nextBoolean();
+      case 5:
+        return r.nextInt(20) == 0 ? (Object) (r.nextDouble() * 1000) : "s" + r.nextInt(100);
+      case 6:
+        return text(r);
+      case 7:
+        return list(r, depth + 1);
+      default:
+        return map(r, depth + 1);
+    }
+  }
+
   /** A string the writer leaves to the mapper: a control character or an unpaired surrogate, escaped. */
   private static boolean hasUnwritable(String json) {
     return json.matches("(?s).*\\\\(u00[01]|[btnfr]|u[dD][89a-fA-F]).*");
