@@ -92,6 +92,23 @@ public final class Claims {
     return Optional.ofNullable(notBefore);
   }
 
+  /** {@link #sessionId()}, {@link #subject()}, {@link #notBefore()} and {@link #timeToLive()} without an {@code Optional}: the encoder's hot path. */
+  String sessionIdOrNull() {
+    return sessionId;
+  }
+
+  String subjectOrNull() {
+    return subject;
+  }
+
+  Instant notBeforeOrNull() {
+    return notBefore;
+  }
+
+  Duration timeToLiveOrNull() {
+    return timeToLive;
+  }
+
   /** A lifetime for this token instead of the codec's, if set. */
   public Optional<Duration> timeToLive() {
     return Optional.ofNullable(timeToLive);

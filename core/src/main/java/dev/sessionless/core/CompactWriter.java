@@ -15,6 +15,7 @@ import dev.sessionless.core.internal.Scratch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -101,7 +102,8 @@ final class CompactWriter {
   }
 
   private void writePayload(ByteSink sink, Claims claims, long now, long exp) {
-    String jti = claims.sessionId().orElseGet(CompactWriter::newSessionId);
+    String id = claims.sessionIdOrNull();
+    String jti = id != null ? id : newSessionId();
     if (!writeDirect(sink, claims, now, exp, jti)) {
       sink.reset();
       writeWithGenerator(sink, claims, now, exp, jti);
@@ -118,7 +120,7 @@ final class CompactWriter {
   private boolean writeDirect(ByteSink sink, Claims claims, long now, long exp, String jti) {
     Map<String, Object> state = claims.state();
     Map<String, Object> extra = claims.claims();
-    String sub = claims.subject().orElse(null);
+    String sub = claims.subjectOrNull();
     if (!plainAscii(jti) || sub != null && !plainAscii(sub)) {
       return false;
     }
@@ -140,9 +142,10 @@ final class CompactWriter {
     }
     ascii(sink, ",\"iat\":");
     number(sink, now);
-    if (claims.notBefore().isPresent()) {
+    Instant nbf = claims.notBeforeOrNull();
+    if (nbf != null) {
       ascii(sink, ",\"nbf\":");
-      number(sink, claims.notBefore().get().getEpochSecond());
+      number(sink, nbf.getEpochSecond());
     }
     ascii(sink, ",\"exp\":");
     number(sink, exp);

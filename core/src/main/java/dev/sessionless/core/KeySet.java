@@ -107,7 +107,8 @@ public final class KeySet implements KeySource {
 
   TokenKey signingKeyOrNull(Algorithm algorithm, long now) {
     TokenKey best = null;
-    for (TokenKey k : keys) {
+    for (int i = 0, n = keys.size(); i < n; i++) { // indexed: no iterator on every encode
+      TokenKey k = keys.get(i);
       if (k.algorithm() == algorithm && k.signsAt(now)
           && (best == null || k.activatesSecond() > best.activatesSecond()
               || (k.activatesSecond() == best.activatesSecond() && k.kid().compareTo(best.kid()) > 0))) {

@@ -119,14 +119,16 @@ public final class TokenCodec {
           "no key in the key set can sign with " + algorithm.joseName() + " now: add an active "
               + algorithm.joseName() + " key with its private part, or check the lifecycle instants");
     }
-    long ttl = claims.timeToLive().map(Duration::getSeconds).orElse(ttlSeconds);
+    Duration own = claims.timeToLiveOrNull();
+    long ttl = own != null ? own.getSeconds() : ttlSeconds;
     long exp = now + ttl;
     if (now < 0 || exp > Claims.MAX_EPOCH_SECOND) {
       throw new TokenException(Reason.INTERNAL, "the clock reads " + java.time.Instant.ofEpochSecond(now)
           + ", where no token this codec could read can be made: check the clock");
     }
-    if (claims.notBefore().isPresent() && claims.notBefore().get().getEpochSecond() >= exp) {
-      throw new IllegalArgumentException("the claims' notBefore " + claims.notBefore().get()
+    java.time.Instant nbf = claims.notBeforeOrNull();
+    if (nbf != null && nbf.getEpochSecond() >= exp) {
+      throw new IllegalArgumentException("the claims' notBefore " + nbf
           + " is not before the token's expiry " + java.time.Instant.ofEpochSecond(exp)
           + ": such a token would never be valid; move notBefore earlier or the time-to-live later");
     }

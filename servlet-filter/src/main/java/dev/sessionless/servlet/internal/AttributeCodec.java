@@ -385,6 +385,36 @@ public final class AttributeCodec {
   private static final byte[] CARRIED_OPEN = "{\"v\":[".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   /**
+   * Whether {@code value} may be compared with its JSON without the mapper ({@link
+   * #sameWithoutMapper}): a list or map, or a registered record {@link PlainJsonWriter} writes,
+   * with the default mapper. Such a value needs no {@link Snapshot}: comparing it is as cheap as
+   * walking it and allocates nothing.
+   */
+  boolean comparesWithoutMapper(Object value) {
+    return defaultMapper && (value instanceof List || value instanceof Map
+        || !writers.isEmpty() && writers.containsKey(value.getClass()));
+  }
+
+  /**
+   * Whether {@code value} still writes exactly {@code json[off, off + len)}, compared without
+   * the mapper; {@code null} when only the mapper can tell (a value not plain after all).
+   */
+  Boolean sameWithoutMapper(Object value, byte[] json, int off, int len) {
+    if (!defaultMapper) {
+      return null;
+    }
+    try {
+      if (value instanceof List || value instanceof Map) {
+        return PlainJsonWriter.samePlain(value, PLAIN_DEPTH, json, off, len);
+      }
+      RecordPlan plan = writers.isEmpty() ? null : writers.get(value.getClass());
+      return plan == null ? null : PlainJsonWriter.same(value, plan, json, off, len);
+    } catch (RuntimeException e) {
+      return null; // an accessor that throws, a list changed meanwhile: the mapper's check words it
+    }
+  }
+
+  /**
    * Whether {@code value} still writes exactly the JSON at {@code json[off, off + len)}: one
    * serialisation compared byte by byte as it is written, without building the bytes.
    */

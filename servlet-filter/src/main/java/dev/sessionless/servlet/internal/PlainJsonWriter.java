@@ -155,6 +155,15 @@ final class PlainJsonWriter {
         put((byte) ',');
       }
       put(p.names[k]);
+      int kind = p.kinds[k];
+      if (kind == RecordPlan.INT || kind == RecordPlan.LONG) {
+        number(p.longComponent(value, k));
+        continue;
+      }
+      if (kind == RecordPlan.BOOLEAN) {
+        put(p.booleanComponent(value, k) ? TRUE : FALSE);
+        continue;
+      }
       Object v = p.component(value, k);
       if (v == null) {
         put(NULL);

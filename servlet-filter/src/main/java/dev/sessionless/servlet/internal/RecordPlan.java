@@ -54,7 +54,9 @@ final class RecordPlan {
   final Class<?> type;
   private final MethodHandle constructor;
   /**
-   * Each component's accessor ({@code (Object) -> Object}), or {@code null} if {@link
+   * Each component's accessor ({@code (Object) -> long} for an {@link #INT} or {@link #LONG},
+   * {@code (Object) -> boolean} for a {@link #BOOLEAN}, else {@code (Object) -> Object}), or
+   * {@code null} if {@link
    * PlainJsonWriter} may not write this record: the mapper would write more than the components
    * (a {@code getX()} or {@code isX()} method makes a property too), or it has no component.
    */
@@ -88,6 +90,30 @@ final class RecordPlan {
   Object component(Object record, int k) {
     try {
       return (Object) accessors[k].invokeExact(record);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException("the accessor of " + type.getName() + "." + new String(names[k],
+          StandardCharsets.US_ASCII) + " threw a checked exception", e);
+    }
+  }
+
+  /** Component {@code k} of kind {@link #INT} or {@link #LONG}, without boxing it. */
+  long longComponent(Object record, int k) {
+    try {
+      return (long) accessors[k].invokeExact(record);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException("the accessor of " + type.getName() + "." + new String(names[k],
+          StandardCharsets.US_ASCII) + " threw a checked exception", e);
+    }
+  }
+
+  /** Component {@code k} of kind {@link #BOOLEAN}, without boxing it. */
+  boolean booleanComponent(Object record, int k) {
+    try {
+      return (boolean) accessors[k].invokeExact(record);
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable e) {
@@ -193,7 +219,7 @@ final class RecordPlan {
   }
 
   /**
-   * The components' accessors as {@code (Object) -> Object}, or {@code null} when the mapper
+   * The components' accessors (see {@link #accessors}), or {@code null} when the mapper
    * would write other properties too: Jackson (with Jackson 2's defaults) also writes what any
    * public {@code getX()} or {@code isX()} method returns, so a record with such a method (even a
    * component named so) is left to the mapper. A record without components is too.
@@ -215,7 +241,9 @@ final class RecordPlan {
       for (int k = 0; k < rc.length; k++) {
         java.lang.reflect.Method a = rc[k].getAccessor();
         a.setAccessible(true);
-        hs[k] = MethodHandles.lookup().unreflect(a).asType(MethodType.methodType(Object.class, Object.class));
+        Class<?> t = rc[k].getType();
+        Class<?> as = t == int.class || t == long.class ? long.class : t == boolean.class ? boolean.class : Object.class;
+        hs[k] = MethodHandles.lookup().unreflect(a).asType(MethodType.methodType(as, Object.class));
       }
     } catch (ReflectiveOperationException | RuntimeException e) {
       return null; // not reachable from here: the mapper writes it

@@ -165,8 +165,9 @@ final class TokenHttpSession implements HttpSession {
       }
       Object v = load(name, e);
       if (v != null && !e.handedOut && AttributeCodec.isMutable(e.type)) {
-        // Read from its JSON just now and held by no one else yet: what it holds is the baseline.
-        e.snapshot = Snapshot.of(v, walker);
+        // Read from its JSON just now and held by no one else yet: what it holds is the baseline
+        // (not needed for a value compared with its JSON without the mapper, as cheaply).
+        e.snapshot = codec.comparesWithoutMapper(v) ? null : Snapshot.of(v, walker);
         e.handedOut = true;
       }
       return v;
@@ -238,7 +239,7 @@ final class TokenHttpSession implements HttpSession {
       // Taken before the JSON is written: should the value change meanwhile, the snapshot is the
       // older state and the save-time check sees the change. Unchanged at the save, the value
       // still writes this JSON, and is not serialised again to tell.
-      e.snapshot = e.handedOut ? Snapshot.of(value, walker) : null;
+      e.snapshot = e.handedOut && !codec.comparesWithoutMapper(value) ? Snapshot.of(value, walker) : null;
       byte[] json = codec.checkedJson(name, value, typeName);
       e.value = value;
       e.loaded = true;
@@ -313,6 +314,20 @@ final class TokenHttpSession implements HttpSession {
         if (e.snapshot != null && e.snapshot.unchanged(e.value, walker)) {
           e.checkedSame = true; // the same objects as when it matched its JSON: the same JSON
           continue;
+        }
+        if (e.snapshot == null) {
+          // A plain list, map or record: compared with its JSON as it is written, allocating
+          // nothing, at every check (no snapshot to keep).
+          Boolean same = codec.sameWithoutMapper(e.value, e.json, e.off, e.len);
+          if (same != null) {
+            if (same) {
+              e.checkedSame = true;
+            } else {
+              e.current = codec.json(e.value);
+              changed = true;
+            }
+            continue;
+          }
         }
         // Taken before the comparison: should the application change the value meanwhile, the
         // snapshot is the older state, so the next check sees the change.
