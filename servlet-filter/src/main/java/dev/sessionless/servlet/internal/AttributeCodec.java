@@ -6,7 +6,6 @@ import dev.sessionless.core.internal.Json;
 import dev.sessionless.core.internal.StateIndex;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -419,20 +418,12 @@ public final class AttributeCodec {
    * serialisation compared byte by byte as it is written, without building the bytes.
    */
   boolean writesSame(Object value, byte[] json, int off, int len) {
+    Boolean plain = sameWithoutMapper(value, json, off, len);
+    if (plain != null) {
+      return plain;
+    }
     SameBytes out = new SameBytes(json, off, len);
     try {
-      Boolean same = null;
-      if (defaultMapper && (value instanceof List || value instanceof Map)) {
-        same = PlainJsonWriter.samePlain(value, PLAIN_DEPTH, json, off, len);
-      } else {
-        RecordPlan plan = writers.isEmpty() ? null : writers.get(value.getClass());
-        if (plan != null) {
-          same = PlainJsonWriter.same(value, plan, json, off, len);
-        }
-      }
-      if (same != null) {
-        return same;
-      }
       mapper.writeTo(value, out);
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalStateException("a session attribute of type " + value.getClass().getName()
@@ -441,52 +432,14 @@ public final class AttributeCodec {
     return out.same();
   }
 
-  /** An output stream that only tells whether what is written equals a given byte range. */
-  private static final class SameBytes extends java.io.OutputStream {
-    private final byte[] expected;
-    private final int end;
-    private int pos;
-    private boolean differs;
-
-    SameBytes(byte[] expected, int off, int len) {
-      this.expected = expected;
-      this.pos = off;
-      this.end = off + len;
-    }
-
-    @Override
-    public void write(int b) {
-      if (!differs && (pos >= end || expected[pos++] != (byte) b)) {
-        differs = true;
-      }
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      if (differs) {
-        return;
-      }
-      if (len > end - pos || !Arrays.equals(b, off, off + len, expected, pos, pos + len)) {
-        differs = true;
-        return;
-      }
-      pos += len;
-    }
-
-    boolean same() {
-      return !differs && pos == end;
-    }
-  }
-
   /** The JSON of a value already accepted; {@code null} if it can no longer be written. */
   byte[] json(Object value) {
     try {
-      byte[] plain;
+      byte[] plain = null;
       if (defaultMapper && (value instanceof List || value instanceof Map)) {
         plain = PlainJsonWriter.writePlain(value, PLAIN_DEPTH);
-      } else {
-        RecordPlan plan = writers.isEmpty() ? null : writers.get(value.getClass());
-        plain = plan == null ? null : PlainJsonWriter.write(value, plan);
+      } else if (!writers.isEmpty() && writers.containsKey(value.getClass())) {
+        plain = PlainJsonWriter.write(value, writers.get(value.getClass()));
       }
       return plain != null ? plain : mapper.write(value);
     } catch (RuntimeException e) {
