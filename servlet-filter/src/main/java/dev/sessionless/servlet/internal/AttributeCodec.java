@@ -296,8 +296,9 @@ public final class AttributeCodec {
 
   /**
    * The JSON of a registered record {@code value} written and checked without the mapper, or
-   * {@code null} to leave both to it: written as the mapper writes it, read back with the same
-   * constructor, and the value read back must write the same bytes. Such JSON needs no {@link
+   * {@code null} to leave both to it: written as the mapper writes it, rebuilt through the same
+   * constructors from what that JSON holds ({@link PlainJsonWriter#rebuild}: what reading it back
+   * would build, without parsing it), and the rebuilt value must write the same bytes. Such JSON needs no {@link
    * #checkCarried}: it holds no control character or lone surrogate, only numbers of at most 20
    * characters, no duplicated member (component names are distinct), and nests at most twice
    * the plan's depth of eight records (a list and a record per level), well within a token's.
@@ -307,7 +308,7 @@ public final class AttributeCodec {
     if (json == null) {
       return null;
     }
-    Object back = PlainJsonReader.readRecord(json, 0, json.length, plan);
+    Object back = PlainJsonWriter.rebuild(value, plan);
     if (back == PlainJsonReader.NOT_PLAIN
         || !Boolean.TRUE.equals(PlainJsonWriter.same(back, plan, json, 0, json.length))) {
       return null;

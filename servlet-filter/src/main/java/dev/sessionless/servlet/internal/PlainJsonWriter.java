@@ -58,6 +58,81 @@ final class PlainJsonWriter {
   }
 
   /**
+   * What {@link PlainJsonReader#readRecord} would build from {@code write(value, plan)}, built
+   * without the JSON: every record, nested ones too, through its canonical constructor from its
+   * components' values, every list as a new {@code ArrayList}, strings and boxed numbers as they
+   * are (equal to what the reader would make of their JSON, which {@code PlainJsonWriterTest}
+   * and {@code RecordPlanTest} hold to Jackson's writing and reading). {@link
+   * PlainJsonReader#NOT_PLAIN} if a constructor refuses, or a value is not what its component
+   * declares. So {@code setAttribute}'s round-trip check runs each constructor on what the next
+   * request will hand it, without parsing text it has just written.
+   */
+  static Object rebuild(Object value, RecordPlan p) {
+    return rebuild(value, p, 0);
+  }
+
+  private static Object rebuild(Object value, RecordPlan p, int depth) {
+    if (value.getClass() != p.type || depth > AttributeCodec.MAX_DEPTH) {
+      return PlainJsonReader.NOT_PLAIN;
+    }
+    int n = p.kinds.length;
+    Object[] args = new Object[n];
+    for (int k = 0; k < n; k++) {
+      int kind = p.kinds[k];
+      Object v;
+      if (kind == RecordPlan.INT) {
+        v = (int) p.longComponent(value, k);
+      } else if (kind == RecordPlan.LONG) {
+        v = p.longComponent(value, k);
+      } else if (kind == RecordPlan.BOOLEAN) {
+        v = p.booleanComponent(value, k);
+      } else {
+        v = p.component(value, k);
+        if (v != null) {
+          v = kind == RecordPlan.LIST ? rebuildList(v, p.elementKinds[k], p.nested[k], depth)
+              : rebuildValue(v, kind, p.nested[k], depth);
+        }
+      }
+      if (v == PlainJsonReader.NOT_PLAIN) {
+        return v;
+      }
+      args[k] = v;
+    }
+    return p.make(args);
+  }
+
+  private static Object rebuildList(Object v, int kind, RecordPlan nested, int depth) {
+    if (!(v instanceof List<?> list) || !v.getClass().getName().startsWith("java.util.")) {
+      return PlainJsonReader.NOT_PLAIN;
+    }
+    List<Object> out = new java.util.ArrayList<>(list.size());
+    for (Object e : list) {
+      Object r = e == null ? null : rebuildValue(e, kind, nested, depth);
+      if (r == PlainJsonReader.NOT_PLAIN) {
+        return r;
+      }
+      out.add(r);
+    }
+    return out;
+  }
+
+  /** A non-null value of {@code kind}: itself if immutable, rebuilt if a record. */
+  private static Object rebuildValue(Object v, int kind, RecordPlan nested, int depth) {
+    boolean fits = switch (kind) {
+      case RecordPlan.STRING -> v instanceof String;
+      case RecordPlan.INT, RecordPlan.INTEGER -> v instanceof Integer;
+      case RecordPlan.LONG, RecordPlan.LONG_BOX -> v instanceof Long;
+      case RecordPlan.BOOLEAN, RecordPlan.BOOLEAN_BOX -> v instanceof Boolean;
+      case RecordPlan.RECORD -> true;
+      default -> false;
+    };
+    if (!fits) {
+      return PlainJsonReader.NOT_PLAIN;
+    }
+    return kind == RecordPlan.RECORD ? rebuild(v, nested, depth + 1) : v;
+  }
+
+  /**
    * The JSON of a list or map attribute made of strings, booleans, {@code Integer}s, {@code
    * Long}s, nulls, and {@code java.util} lists and string-keyed maps of these, as the default
    * mapper writes it; {@code null} if anything else is in it (a {@code Double}, whose text is
