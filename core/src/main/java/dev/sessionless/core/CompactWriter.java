@@ -72,7 +72,8 @@ final class CompactWriter {
     ByteSink payload = ByteSink.take();
     Scratch scratch = Scratch.take();
     try {
-      writePayload(payload, claims, now, exp);
+      String id = claims.sessionIdOrNull();
+      writePayload(payload, claims, now, exp, id != null ? id : newSessionId(), true);
       // The token's characters are built in the scratch's work buffer: the String is the only copy kept.
       int n = key.algorithm().isEncrypting()
           ? encrypt(key, payload.array(), payload.size(), scratch)
@@ -91,20 +92,15 @@ final class CompactWriter {
   byte[] payload(Claims claims, long now, long exp, String jti, boolean direct) {
     ByteSink sink = ByteSink.take();
     try {
-      if (!direct || !writeDirect(sink, claims, now, exp, jti)) {
-        sink.reset();
-        writeWithGenerator(sink, claims, now, exp, jti);
-      }
+      writePayload(sink, claims, now, exp, jti, direct);
       return java.util.Arrays.copyOf(sink.array(), sink.size());
     } finally {
       sink.release();
     }
   }
 
-  private void writePayload(ByteSink sink, Claims claims, long now, long exp) {
-    String id = claims.sessionIdOrNull();
-    String jti = id != null ? id : newSessionId();
-    if (!writeDirect(sink, claims, now, exp, jti)) {
+  private void writePayload(ByteSink sink, Claims claims, long now, long exp, String jti, boolean direct) {
+    if (!direct || !writeDirect(sink, claims, now, exp, jti)) {
       sink.reset();
       writeWithGenerator(sink, claims, now, exp, jti);
     }

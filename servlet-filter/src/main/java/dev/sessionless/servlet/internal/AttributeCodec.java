@@ -249,19 +249,20 @@ public final class AttributeCodec {
         }
         // Not plain, or not read back as itself: the mapper's full check decides (and words it).
       }
-      boolean plainCollection = defaultMapper && (type == List.class || type == Map.class) && plain(value, 0);
-      if (plainCollection) {
-        // Known to read back equal and to write these bytes again: no second pass needed.
-        // Written without a generator when it can be: lists and maps at most PLAIN_DEPTH deep
-        // nest well within a token (its reader allows 32 levels) and hold nothing else the
-        // carried-JSON check looks for, so only what goes to the mapper needs that check.
-        byte[] own = PlainJsonWriter.writePlain(value, PLAIN_DEPTH);
+      boolean collection = defaultMapper && (type == List.class || type == Map.class);
+      if (collection) {
+        // Written without a generator when it can be. What the writer takes with readsBackEqual
+        // is a part of what plain() accepts: it reads back equal and writes these bytes again,
+        // so no second pass; and at most PLAIN_DEPTH deep, with no control character or lone
+        // surrogate, it is JSON a token carries (no carried-JSON check either).
+        byte[] own = PlainJsonWriter.writePlain(value, PLAIN_DEPTH, true);
         if (own != null) {
           return own;
         }
       }
       byte[] json = mapper.write(value);
-      if (plainCollection) {
+      if (collection && plain(value, 0)) {
+        // Known to read back equal and to write these bytes again: no second pass needed.
         checkCarried(name, value, json);
         return json;
       }
@@ -438,7 +439,7 @@ public final class AttributeCodec {
     try {
       byte[] plain = null;
       if (defaultMapper && (value instanceof List || value instanceof Map)) {
-        plain = PlainJsonWriter.writePlain(value, PLAIN_DEPTH);
+        plain = PlainJsonWriter.writePlain(value, PLAIN_DEPTH, false);
       } else if (!writers.isEmpty() && writers.containsKey(value.getClass())) {
         plain = PlainJsonWriter.write(value, writers.get(value.getClass()));
       }

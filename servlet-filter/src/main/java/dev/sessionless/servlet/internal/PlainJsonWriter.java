@@ -26,6 +26,8 @@ final class PlainJsonWriter {
   private final byte[] expected;
   private final int end;
   private boolean differs;
+  /** Refuse values the mapper would not read back equal (see {@link #writePlain}). */
+  private boolean readsBackEqual;
 
   private PlainJsonWriter(ByteSink out, byte[] expected, int pos, int end) {
     this.out = out;
@@ -118,15 +120,7 @@ final class PlainJsonWriter {
 
   /** A non-null value of {@code kind}: itself if immutable, rebuilt if a record. */
   private static Object rebuildValue(Object v, int kind, RecordPlan nested, int depth) {
-    boolean fits = switch (kind) {
-      case RecordPlan.STRING -> v instanceof String;
-      case RecordPlan.INT, RecordPlan.INTEGER -> v instanceof Integer;
-      case RecordPlan.LONG, RecordPlan.LONG_BOX -> v instanceof Long;
-      case RecordPlan.BOOLEAN, RecordPlan.BOOLEAN_BOX -> v instanceof Boolean;
-      case RecordPlan.RECORD -> true;
-      default -> false;
-    };
-    if (!fits) {
+    if (!fits(v, kind)) {
       return PlainJsonReader.NOT_PLAIN;
     }
     return kind == RecordPlan.RECORD ? rebuild(v, nested, depth + 1) : v;
@@ -137,11 +131,14 @@ final class PlainJsonWriter {
    * Long}s, nulls, and {@code java.util} lists and string-keyed maps of these, as the default
    * mapper writes it; {@code null} if anything else is in it (a {@code Double}, whose text is
    * the mapper's to choose, a control character, a lone surrogate, deeper than {@code maxDepth}).
+   * With {@code readsBackEqual}, also {@code null} for a {@code Long} that fits an {@code int}
+   * (the mapper reads it back as an {@code Integer}): whatever is written then reads back equal.
    */
-  static byte[] writePlain(Object value, int maxDepth) {
+  static byte[] writePlain(Object value, int maxDepth, boolean readsBackEqual) {
     ByteSink sink = ByteSink.take();
     try {
       PlainJsonWriter w = new PlainJsonWriter(sink, null, 0, 0);
+      w.readsBackEqual = readsBackEqual;
       return w.plain(value, 0, maxDepth) ? Arrays.copyOf(sink.array(), sink.size()) : null;
     } finally {
       sink.release();
@@ -173,6 +170,9 @@ final class PlainJsonWriter {
       number(i);
       return true;
     } else if (v instanceof Long l) {
+      if (readsBackEqual && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+        return false;
+      }
       number(l);
       return true;
     } else if (depth >= maxDepth || !v.getClass().getName().startsWith("java.util.")) {
@@ -280,35 +280,33 @@ final class PlainJsonWriter {
 
   /** A non-null value of a component or element {@code kind}; false if it is not what the kind says. */
   private boolean value(Object v, int kind, RecordPlan nested, int depth) {
-    switch (kind) {
-      case RecordPlan.STRING:
-        return v instanceof String s && string(s);
-      case RecordPlan.INT:
-      case RecordPlan.INTEGER:
-        if (!(v instanceof Integer i)) {
-          return false;
-        }
-        number(i);
-        return true;
-      case RecordPlan.LONG:
-      case RecordPlan.LONG_BOX:
-        if (!(v instanceof Long l)) {
-          return false;
-        }
-        number(l);
-        return true;
-      case RecordPlan.BOOLEAN:
-      case RecordPlan.BOOLEAN_BOX:
-        if (!(v instanceof Boolean b)) {
-          return false;
-        }
-        put(b ? TRUE : FALSE);
-        return true;
-      case RecordPlan.RECORD:
-        return record(v, nested, depth + 1);
-      default:
-        return false;
+    if (!fits(v, kind)) {
+      return false;
     }
+    if (kind == RecordPlan.RECORD) {
+      return record(v, nested, depth + 1);
+    }
+    if (v instanceof String s) {
+      return string(s);
+    }
+    if (v instanceof Boolean b) {
+      put(b ? TRUE : FALSE);
+    } else {
+      number(((Number) v).longValue());
+    }
+    return true;
+  }
+
+  /** Whether non-null {@code v} is of the class a component or element of {@code kind} holds (any record for {@link RecordPlan#RECORD}: checked against its plan). */
+  private static boolean fits(Object v, int kind) {
+    return switch (kind) {
+      case RecordPlan.STRING -> v instanceof String;
+      case RecordPlan.INT, RecordPlan.INTEGER -> v instanceof Integer;
+      case RecordPlan.LONG, RecordPlan.LONG_BOX -> v instanceof Long;
+      case RecordPlan.BOOLEAN, RecordPlan.BOOLEAN_BOX -> v instanceof Boolean;
+      case RecordPlan.RECORD -> true;
+      default -> false;
+    };
   }
 
   /** {@code l} in {@code Long.toString} form, digit by digit. */

@@ -90,11 +90,8 @@ final class RecordPlan {
   Object component(Object record, int k) {
     try {
       return (Object) accessors[k].invokeExact(record);
-    } catch (RuntimeException | Error e) {
-      throw e;
     } catch (Throwable e) {
-      throw new IllegalStateException("the accessor of " + type.getName() + "." + new String(names[k],
-          StandardCharsets.US_ASCII) + " threw a checked exception", e);
+      throw accessorFailed(k, e);
     }
   }
 
@@ -102,11 +99,8 @@ final class RecordPlan {
   long longComponent(Object record, int k) {
     try {
       return (long) accessors[k].invokeExact(record);
-    } catch (RuntimeException | Error e) {
-      throw e;
     } catch (Throwable e) {
-      throw new IllegalStateException("the accessor of " + type.getName() + "." + new String(names[k],
-          StandardCharsets.US_ASCII) + " threw a checked exception", e);
+      throw accessorFailed(k, e);
     }
   }
 
@@ -114,12 +108,21 @@ final class RecordPlan {
   boolean booleanComponent(Object record, int k) {
     try {
       return (boolean) accessors[k].invokeExact(record);
-    } catch (RuntimeException | Error e) {
-      throw e;
     } catch (Throwable e) {
-      throw new IllegalStateException("the accessor of " + type.getName() + "." + new String(names[k],
-          StandardCharsets.US_ASCII) + " threw a checked exception", e);
+      throw accessorFailed(k, e);
     }
+  }
+
+  /** What an accessor threw, rethrown as it was if unchecked, else wrapped. */
+  private RuntimeException accessorFailed(int k, Throwable e) {
+    if (e instanceof RuntimeException r) {
+      return r;
+    }
+    if (e instanceof Error err) {
+      throw err;
+    }
+    return new IllegalStateException("the accessor of " + type.getName() + "." + new String(names[k],
+        StandardCharsets.US_ASCII) + " threw a checked exception", e);
   }
 
   /** The plans of those {@code registered} types that have one. */

@@ -263,7 +263,7 @@ class PlainJsonWriterTest {
     for (int round = 0; round < 6000; round++) {
       Object value = r.nextBoolean() ? list(r, 0) : map(r, 0);
       byte[] expected = MAPPER.write(value);
-      byte[] ours = PlainJsonWriter.writePlain(value, AttributeCodec.PLAIN_DEPTH);
+      byte[] ours = PlainJsonWriter.writePlain(value, AttributeCodec.PLAIN_DEPTH, false);
       Boolean same = PlainJsonWriter.samePlain(value, AttributeCodec.PLAIN_DEPTH, expected, 0, expected.length);
       String text = new String(expected, StandardCharsets.UTF_8);
       if (ours == null) {
@@ -287,20 +287,24 @@ class PlainJsonWriterTest {
 
   @Test
   void listsAndMapsItCannotMatchAreLeftToTheMapper() {
-    assertNull(PlainJsonWriter.writePlain(List.of(1.5), 8), "a Double: its text is the mapper's");
-    assertNull(PlainJsonWriter.writePlain(List.of(java.math.BigDecimal.ONE), 8), "not a plain value");
+    assertNull(PlainJsonWriter.writePlain(List.of(1.5), 8, false), "a Double: its text is the mapper's");
+    assertNull(PlainJsonWriter.writePlain(List.of(java.math.BigDecimal.ONE), 8, false), "not a plain value");
     Map<Object, Object> numberKeys = new java.util.HashMap<>();
     numberKeys.put(1, "a");
-    assertNull(PlainJsonWriter.writePlain(numberKeys, 8), "a key that is not a string");
+    assertNull(PlainJsonWriter.writePlain(numberKeys, 8, false), "a key that is not a string");
     Object deep = List.of();
     for (int i = 0; i < 8; i++) {
       deep = List.of(deep);
     }
-    assertNull(PlainJsonWriter.writePlain(deep, 8), "nine levels, over the depth given");
+    assertNull(PlainJsonWriter.writePlain(deep, 8, false), "nine levels, over the depth given");
     Object eight = ((List<?>) deep).get(0);
-    assertArrayEquals(MAPPER.write(eight), PlainJsonWriter.writePlain(eight, 8), "eight levels are written");
+    assertArrayEquals(MAPPER.write(eight), PlainJsonWriter.writePlain(eight, 8, false), "eight levels are written");
     Map<String, Object> m = new java.util.TreeMap<>(Map.of("b", 2L, "a", List.of(true, "x")));
-    assertArrayEquals(MAPPER.write(m), PlainJsonWriter.writePlain(m, 8));
+    assertArrayEquals(MAPPER.write(m), PlainJsonWriter.writePlain(m, 8, false));
+    assertNull(PlainJsonWriter.writePlain(List.of(1L), 8, true), "a Long that fits an int reads back as an Integer");
+    assertArrayEquals(MAPPER.write(List.of(1L)), PlainJsonWriter.writePlain(List.of(1L), 8, false),
+        "but is written as the mapper writes it");
+    assertArrayEquals(MAPPER.write(List.of(1L << 40)), PlainJsonWriter.writePlain(List.of(1L << 40), 8, true));
   }
 
   private static List<Object> list(Random r, int depth) {
