@@ -73,7 +73,9 @@ public final class Claims {
     b.notBefore = notBefore;
     b.timeToLive = timeToLive;
     b.state.putAll(state);
-    b.claims.putAll(claims);
+    if (!claims.isEmpty()) {
+      b.ownClaims().putAll(claims);
+    }
     return b;
   }
 
@@ -138,17 +140,29 @@ public final class Claims {
     private Instant notBefore;
     private Duration timeToLive;
     private Map<String, Object> state = new LinkedHashMap<>();
-    private Map<String, Object> claims = new LinkedHashMap<>();
+    /** {@link #NONE} until a claim is set: most tokens (every session's) carry none. */
+    private Map<String, Object> claims = NONE;
     /** The maps went into a built Claims: copy them before the next change. */
     private boolean shared;
+
+    private static final Map<String, Object> NONE = Map.of();
 
     /** Makes the maps this builder's own again after a {@link #build()}. */
     private void own() {
       if (shared) {
         state = new LinkedHashMap<>(state);
-        claims = new LinkedHashMap<>(claims);
+        claims = claims.isEmpty() ? NONE : new LinkedHashMap<>(claims);
         shared = false;
       }
+    }
+
+    /** The claims map, this builder's own and changeable. */
+    private Map<String, Object> ownClaims() {
+      own();
+      if (claims == NONE) {
+        claims = new LinkedHashMap<>();
+      }
+      return claims;
     }
 
     private Builder() {}
@@ -256,8 +270,7 @@ public final class Claims {
             + "nbf, iat, jti) or the state claim (st): use subject(), notBefore(), put() and the codec's "
             + "options instead, or choose another name");
       }
-      own();
-      claims.put(name, value);
+      ownClaims().put(name, value);
       return this;
     }
 
@@ -276,15 +289,16 @@ public final class Claims {
       if (s < 0 || s > MAX_EPOCH_SECOND) {
         throw new IllegalArgumentException("authTime must lie between 1970 and 9999, got " + authTime);
       }
-      own();
-      claims.put(SessionToken.AUTH_TIME, s);
+      ownClaims().put(SessionToken.AUTH_TIME, s);
       return this;
     }
 
     /** Removes another claim, if present. */
     public Builder removeClaim(String name) {
       own();
-      claims.remove(name);
+      if (claims != NONE) {
+        claims.remove(name);
+      }
       return this;
     }
 

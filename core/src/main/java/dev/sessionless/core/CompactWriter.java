@@ -67,22 +67,48 @@ final class CompactWriter {
     }
   }
 
-  /** The token for {@code claims}, issued at {@code now} and expiring at {@code exp}, under {@code key}. */
-  String write(TokenKey key, Claims claims, long now, long exp) {
+  /**
+   * {@code prefix + token + suffix}, the token for {@code claims} issued at {@code now} and
+   * expiring at {@code exp} under {@code key}. The token's characters are built in the scratch's
+   * work buffer, and the returned String is the only copy kept: with a prefix or suffix, the
+   * three are joined in the scratch's other buffer first, so no String of the token alone is made.
+   */
+  String write(TokenKey key, Claims claims, long now, long exp, String prefix, String suffix) {
     ByteSink payload = ByteSink.take();
     Scratch scratch = Scratch.take();
     try {
       String id = claims.sessionIdOrNull();
       writePayload(payload, claims, now, exp, id != null ? id : newSessionId(), true);
-      // The token's characters are built in the scratch's work buffer: the String is the only copy kept.
       int n = key.algorithm().isEncrypting()
           ? encrypt(key, payload.array(), payload.size(), scratch)
           : sign(key, payload.array(), payload.size(), scratch);
-      return new String(scratch.work(n), 0, n, StandardCharsets.ISO_8859_1);
+      byte[] token = scratch.work(n);
+      if (prefix.isEmpty() && suffix.isEmpty()) {
+        return new String(token, 0, n, StandardCharsets.ISO_8859_1);
+      }
+      // The payload buffer is free now: the encrypted path's ciphertext is in the token already.
+      byte[] joined = scratch.payload(prefix.length() + n + suffix.length());
+      if (!latin1(prefix, joined, 0) || !latin1(suffix, joined, prefix.length() + n)) {
+        return prefix + new String(token, 0, n, StandardCharsets.ISO_8859_1) + suffix;
+      }
+      System.arraycopy(token, 0, joined, prefix.length(), n);
+      return new String(joined, 0, prefix.length() + n + suffix.length(), StandardCharsets.ISO_8859_1);
     } finally {
       scratch.release();
       payload.release();
     }
+  }
+
+  /** Copies {@code s} into {@code out} from {@code at}; false if a character is beyond Latin-1. */
+  private static boolean latin1(String s, byte[] out, int at) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c > 0xFF) {
+        return false;
+      }
+      out[at + i] = (byte) c;
+    }
+    return true;
   }
 
   /**

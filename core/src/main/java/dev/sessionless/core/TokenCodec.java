@@ -110,7 +110,24 @@ public final class TokenCodec {
    *     expiry (the token would never be valid)
    */
   public String encode(Claims claims) {
+    return encode(claims, "", "");
+  }
+
+  /**
+   * Makes a token of {@code claims} as {@link #encode(Claims)} does, and returns it as
+   * {@code prefix + token + suffix} in one String: a header value that holds the token (a
+   * {@code Set-Cookie}'s {@code name=} and attributes, an {@code Authorization}'s
+   * {@code Bearer }) without a String of the token alone on the way, which for a token of
+   * several hundred characters is most of what building the header allocates. The listener
+   * is told the token's own length.
+   *
+   * @throws TokenException as {@link #encode(Claims)}
+   * @throws IllegalArgumentException as {@link #encode(Claims)}
+   */
+  public String encode(Claims claims, String prefix, String suffix) {
     Objects.requireNonNull(claims, "claims");
+    Objects.requireNonNull(prefix, "prefix");
+    Objects.requireNonNull(suffix, "suffix");
     KeySet set = keys.current();
     long now = Math.floorDiv(clock.millis(), 1000);
     TokenKey key = set.signingKeyOrNull(algorithm, now);
@@ -132,10 +149,10 @@ public final class TokenCodec {
           + " is not before the token's expiry " + java.time.Instant.ofEpochSecond(exp)
           + ": such a token would never be valid; move notBefore earlier or the time-to-live later");
     }
-    String token = writer.write(key, claims, now, exp);
+    String text = writer.write(key, claims, now, exp, prefix, suffix);
     keys.signedWith(key);
-    listener.tokenEncoded(key.kid(), algorithm, token.length());
-    return token;
+    listener.tokenEncoded(key.kid(), algorithm, text.length() - prefix.length() - suffix.length());
+    return text;
   }
 
   // ---------------------------------------------------------------------------------- decode

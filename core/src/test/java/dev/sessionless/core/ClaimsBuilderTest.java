@@ -39,4 +39,22 @@ class ClaimsBuilderTest {
     assertEquals(1, base.state().get("a"));
     assertEquals(2, changed.state().get("a"));
   }
+
+  @Test
+  void claimsStartEmptyAndCanBeAddedRemovedAndCopiedInAnyOrder() {
+    Claims.Builder b = Claims.builder().removeClaim("nothing-yet");
+    Claims none = b.build();
+    assertEquals(Map.of(), none.claims());
+    Claims one = b.removeClaim("still-nothing").claim("tenant", "t1").build();
+    assertEquals(Map.of(), none.claims(), "the first built Claims keeps no claims");
+    assertEquals(Map.of("tenant", "t1"), one.claims());
+    assertEquals(Map.of("tenant", "t1"), one.toBuilder().build().claims());
+    Claims copied = none.toBuilder().claim("tenant", "t2").build();
+    assertEquals(Map.of("tenant", "t2"), copied.claims());
+    assertEquals(Map.of(), none.toBuilder().removeClaim("tenant").build().claims());
+    Claims emptied = one.toBuilder().removeClaim("tenant").build();
+    assertEquals(Map.of(), emptied.claims());
+    assertEquals(Map.of("tenant", "t1"), one.claims(), "removing from a copy leaves the original");
+    assertThrows(UnsupportedOperationException.class, () -> none.claims().put("x", 1));
+  }
 }

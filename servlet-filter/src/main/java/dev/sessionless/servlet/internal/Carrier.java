@@ -43,12 +43,23 @@ public interface Carrier {
   Incoming read(HttpServletRequest request, int maxLength);
 
   /**
+   * The token to write, made when the carrier asks for it and inside the text that carries it
+   * ({@code TokenCodec.encode(claims, prefix, suffix)}): a cookie's {@code Set-Cookie} value is
+   * then the only String holding the token's several hundred characters.
+   */
+  @FunctionalInterface
+  interface Token {
+    /** {@code prefix + token + suffix}, the token made once. */
+    String within(String prefix, String suffix);
+  }
+
+  /**
    * Writes {@code token} (or clears the carrier when {@code null}) onto {@code response},
    * replacing {@code previous}, the headers this carrier wrote earlier in this response.
    *
    * @return the headers written now
    */
-  List<String> write(HttpServletRequest request, HttpServletResponse response, String token,
+  List<String> write(HttpServletRequest request, HttpServletResponse response, Token token,
       Incoming incoming, List<String> previous);
 
   /** Whether the headers written earlier are still on the (uncommitted) response. */

@@ -23,6 +23,8 @@ public final class CookieCarrier implements Carrier {
   private static final String EXPIRED = "; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT";
 
   private final String name;
+  /** {@code name=}: what a whole-token cookie's value starts with. */
+  private final String namePrefix;
   private final String path;
   private final String domain;
   private final long maxAgeSeconds;
@@ -41,7 +43,8 @@ public final class CookieCarrier implements Carrier {
   private volatile Attributes lastAttributes;
 
   /** The attributes of our cookies for one path, without and with {@code Secure}. */
-  private record Attributes(String path, String plain, String secure) {}
+  /** A path's cookie attributes, without and with {@code Secure}; "live" adds the Max-Age, if any. */
+  private record Attributes(String path, String plain, String secure, String plainLive, String secureLive) {}
 
   /**
    * A cookie carrier.
@@ -57,6 +60,7 @@ public final class CookieCarrier implements Carrier {
   public CookieCarrier(String name, String path, String domain, long maxAgeSeconds, String sameSite,
       int maxChunks, Boolean secure) {
     this.name = name;
+    this.namePrefix = name + "=";
     this.path = path;
     this.domain = domain;
     this.maxAgeSeconds = maxAgeSeconds;
@@ -215,14 +219,16 @@ public final class CookieCarrier implements Carrier {
     return new Incoming(sb.toString(), names, null);
   }
 
-  private String attributes(HttpServletRequest request, boolean secure) {
+  private Attributes attributes(HttpServletRequest request) {
     String p = cookiePath(request);
     Attributes a = lastAttributes;
     if (a == null || !a.path().equals(p)) {
-      a = new Attributes(p, attributes(p, false), attributes(p, true));
+      String plain = attributes(p, false);
+      String secure = attributes(p, true);
+      a = new Attributes(p, plain, secure, plain + age, secure + age);
       lastAttributes = a;
     }
-    return secure ? a.secure() : a.plain();
+    return a;
   }
 
   private String attributes(String p, boolean secure) {
@@ -250,25 +256,37 @@ public final class CookieCarrier implements Carrier {
   }
 
   @Override
-  public List<String> write(HttpServletRequest request, HttpServletResponse response, String token,
+  public List<String> write(HttpServletRequest request, HttpServletResponse response, Token token,
       Incoming incoming, List<String> previous) {
-    String attrs = attributes(request, secure(request));
+    Attributes a = attributes(request);
+    boolean secure = secure(request);
+    String attrs = secure ? a.secure() : a.plain();
     List<String> headers = new ArrayList<>(2);
     int written = 0;
     if (token != null) {
+      // The usual token fits one cookie: made straight into its Set-Cookie value.
+      String live = secure ? a.secureLive() : a.plainLive();
+      String single = token.within(namePrefix, live);
+      int length = single.length() - namePrefix.length() - live.length();
       int cap = chunkCapacity();
-      int n = (token.length() + cap - 1) / cap;
-      if (n > maxChunks) {
-        throw new IllegalStateException("the session token is " + token.length()
-            + " characters, more than " + maxChunks + " cookie(s) of " + cap + " can carry"
-            + (maxChunks == 1 ? " (splitting is off: maxCookieChunks is 1)" : "")
-            + ": store less in the session, or raise maxCookieChunks (at most 16)");
+      if (length <= cap) {
+        headers.add(single);
+        written = 1;
+      } else {
+        int n = (length + cap - 1) / cap;
+        if (n > maxChunks) {
+          throw new IllegalStateException("the session token is " + length
+              + " characters, more than " + maxChunks + " cookie(s) of " + cap + " can carry"
+              + (maxChunks == 1 ? " (splitting is off: maxCookieChunks is 1)" : "")
+              + ": store less in the session, or raise maxCookieChunks (at most 16)");
+        }
+        String text = single.substring(namePrefix.length(), namePrefix.length() + length);
+        for (int i = 0; i < n; i++) {
+          String part = text.substring(i * cap, Math.min(length, (i + 1) * cap));
+          headers.add(chunkName(i) + "=" + part + live);
+        }
+        written = n;
       }
-      for (int i = 0; i < n; i++) {
-        String part = token.substring(i * cap, Math.min(token.length(), (i + 1) * cap));
-        headers.add(chunkName(i) + "=" + part + attrs + age);
-      }
-      written = n;
     }
     // Clear every cookie of ours the request carried (however many chunks: a browser keeps them
     // all) and every chunk this response wrote earlier, unless written again now.

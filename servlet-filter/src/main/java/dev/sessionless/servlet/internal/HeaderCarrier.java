@@ -27,9 +27,9 @@ public final class HeaderCarrier implements Carrier {
   }
 
   @Override
-  public List<String> write(HttpServletRequest request, HttpServletResponse response, String token,
+  public List<String> write(HttpServletRequest request, HttpServletResponse response, Token token,
       Incoming incoming, List<String> previous) {
-    String v = token == null ? "" : token;
+    String v = token == null ? "" : token.within("", "");
     response.setHeader(name, v);
     return List.of(v);
   }

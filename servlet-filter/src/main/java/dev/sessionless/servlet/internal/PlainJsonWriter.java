@@ -48,6 +48,43 @@ final class PlainJsonWriter {
   }
 
   /**
+   * The session metadata as {@link StoredState#metaJson} writes it, {@code {"c":N,"m":N,"t":{"name":"tag",…}}},
+   * for the attributes {@code entries} whose tags {@code tag} gives, straight into bytes;
+   * {@code null} if a name or tag has a character {@link #string} leaves to the encoder.
+   */
+  static <V> byte[] meta(long created, int maxInactive, java.util.Map<String, V> entries,
+      java.util.function.Function<? super V, String> tag) {
+    ByteSink sink = ByteSink.take();
+    try {
+      PlainJsonWriter w = new PlainJsonWriter(sink, null, 0, 0);
+      w.put(META_CREATED);
+      w.number(created);
+      w.put(META_MAX_INACTIVE);
+      w.number(maxInactive);
+      w.put(META_TAGS);
+      boolean first = true;
+      for (java.util.Map.Entry<String, V> e : entries.entrySet()) {
+        if (!first) {
+          w.put((byte) ',');
+        }
+        first = false;
+        if (!w.string(e.getKey())) {
+          return null;
+        }
+        w.put((byte) ':');
+        if (!w.string(tag.apply(e.getValue()))) {
+          return null;
+        }
+      }
+      w.put((byte) '}');
+      w.put((byte) '}');
+      return Arrays.copyOf(sink.array(), sink.size());
+    } finally {
+      sink.release();
+    }
+  }
+
+  /**
    * Whether {@code value} writes exactly {@code json[off, off + len)}, compared as it is
    * written; {@code null} if it is not plain (ask the mapper).
    */
@@ -380,6 +417,9 @@ final class PlainJsonWriter {
   }
 
   private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] META_CREATED = {'{', '"', 'c', '"', ':'};
+  private static final byte[] META_MAX_INACTIVE = {',', '"', 'm', '"', ':'};
+  private static final byte[] META_TAGS = {',', '"', 't', '"', ':', '{'};
   private static final byte[] NULL = {'n', 'u', 'l', 'l'};
   private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
   private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -421,15 +420,14 @@ public final class RequestSession {
     if (authTimeMillis >= 0) {
       b.authTime(Instant.ofEpochMilli(authTimeMillis));
     }
-    Map<String, String> tags = new LinkedHashMap<>();
     for (Map.Entry<String, TokenHttpSession.Entry> e : s.entries.entrySet()) {
-      TokenHttpSession.Entry entry = e.getValue();
-      tags.put(e.getKey(), settings.attributes.tag(entry.type));
-      b.put(e.getKey(), s.jsonToWrite(entry));
+      b.put(e.getKey(), s.jsonToWrite(e.getValue()));
     }
-    b.put(META, new RawJson(StoredState.metaJson(s.created, s.maxInactive, tags)));
-    String text = settings.codec.encode(b.build());
-    if (!install(req, raw, text)) {
+    AttributeCodec attributes = settings.attributes;
+    byte[] meta = StoredState.metaBytes(s.created, s.maxInactive, s.entries, entry -> attributes.tag(entry.type));
+    b.put(META, new RawJson(meta, 0, meta.length));
+    Claims claims = b.build();
+    if (!install(req, raw, (prefix, suffix) -> settings.codec.encode(claims, prefix, suffix))) {
       return;
     }
     s.written();
@@ -442,7 +440,7 @@ public final class RequestSession {
    * Writes the carrier headers; false if the container ignored them (an included servlet may
    * not change headers: Tomcat enforces that below any wrapper), so a later checkpoint retries.
    */
-  private boolean install(HttpServletRequest req, HttpServletResponse raw, String text) {
+  private boolean install(HttpServletRequest req, HttpServletResponse raw, Carrier.Token text) {
     List<String> now = settings.carrier.write(req, raw, text, incoming, written);
     if (!now.isEmpty() && !settings.carrier.present(raw, now)) {
       return false;

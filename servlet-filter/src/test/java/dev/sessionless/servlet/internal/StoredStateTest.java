@@ -1,9 +1,11 @@
 package dev.sessionless.servlet.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
@@ -83,6 +85,30 @@ class StoredStateTest {
         .put(RequestSession.META, new RawJson("{\"c\":5,\"m\":60,\"t\":{\"a\":\"i\"}}")).build()));
     assertEquals(StoredState.of(first).types, StoredState.of(other).types);
     assertNotSame(StoredState.of(first), StoredState.of(other), "another token has its own");
+  }
+
+  @Test
+  void metadataBytesAreTheTextsBytesForEveryName() {
+    java.util.Random r = new java.util.Random(18);
+    String[] pieces = {"cart", "a", "", "\"", "\\", "\u2028", "\u00e9t\u00e9", "\ud83d\ude00", "\u0001", "\n",
+        "\ud800", "/", "<>", "com.example.User", " "};
+    int direct = 0;
+    for (int i = 0; i < 3_000; i++) {
+      Map<String, String> tags = new LinkedHashMap<>();
+      int n = r.nextInt(4);
+      for (int j = 0; j < n; j++) {
+        tags.put(pieces[r.nextInt(pieces.length)] + j + pieces[r.nextInt(pieces.length)], pieces[r.nextInt(pieces.length)] + "T");
+      }
+      long created = r.nextInt(5) == 0 ? -r.nextLong() : r.nextLong() >>> 1;
+      int maxInactive = r.nextInt(4) == 0 ? Integer.MIN_VALUE + r.nextInt(3) : r.nextInt();
+      byte[] expected = StoredState.metaJson(created, maxInactive, tags).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      assertArrayEquals(expected, StoredState.metaBytes(created, maxInactive, tags, t -> t), tags.toString());
+      if (PlainJsonWriter.meta(created, maxInactive, tags, t -> t) != null) {
+        direct++;
+      }
+    }
+    assertTrue(direct > 1_000, "most are written straight into bytes: " + direct);
+    assertTrue(direct < 3_000, "names with a control character or a lone surrogate take the encoder: " + direct);
   }
 
   @Test
