@@ -299,15 +299,17 @@ public final class AttributeCodec {
    * The JSON of a registered record {@code value} written and checked without the mapper, or
    * {@code null} to leave both to it: written as the mapper writes it, rebuilt through the same
    * constructors from what that JSON holds ({@link PlainJsonWriter#rebuild}: what reading it back
-   * would build, without parsing it), and the rebuilt value must write the same bytes. Such JSON needs no {@link
+   * would build, without parsing it), and the rebuilt value must write the same bytes; a record
+   * whose constructors and accessors are all the compiler's own ({@link RecordPlan#rebuildsUnchanged})
+   * would rebuild to the same values, so it is not rebuilt. Such JSON needs no {@link
    * #checkCarried}: it holds no control character or lone surrogate, only numbers of at most 20
    * characters, no duplicated member (component names are distinct), and nests at most twice
    * the plan's depth of eight records (a list and a record per level), well within a token's.
    */
   private static byte[] plainChecked(Object value, RecordPlan plan) {
     byte[] json = PlainJsonWriter.write(value, plan);
-    if (json == null) {
-      return null;
+    if (json == null || plan.rebuildsUnchanged) {
+      return json; // not plain, or certain to read back as it is (its code stores and returns values as given)
     }
     Object back = PlainJsonWriter.rebuild(value, plan);
     if (back == PlainJsonReader.NOT_PLAIN

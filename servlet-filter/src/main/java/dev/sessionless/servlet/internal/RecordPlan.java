@@ -61,6 +61,12 @@ final class RecordPlan {
    * (a {@code getX()} or {@code isX()} method makes a property too), or it has no component.
    */
   final MethodHandle[] accessors;
+  /**
+   * Whether this record and every record nested in it have the compiler's own canonical
+   * constructor and accessors ({@link PlainRecordCode}): rebuilding one from its components
+   * then gives the same values, and {@code setAttribute}'s round-trip check is skipped.
+   */
+  final boolean rebuildsUnchanged;
 
   private RecordPlan(Class<?> type, byte[][] names, int[] kinds, int[] elementKinds, RecordPlan[] nested,
       MethodHandle constructor, MethodHandle[] accessors) {
@@ -71,6 +77,11 @@ final class RecordPlan {
     this.nested = nested;
     this.constructor = constructor;
     this.accessors = accessors;
+    boolean unchanged = PlainRecordCode.isPlain(type);
+    for (RecordPlan p : nested) {
+      unchanged &= p == null || p.rebuildsUnchanged;
+    }
+    this.rebuildsUnchanged = unchanged;
   }
 
   /** Whether {@link PlainJsonWriter} writes this record, and every record nested in it. */
