@@ -56,6 +56,9 @@ import org.openjdk.jmh.annotations.TearDown;
  *       {@code A256GCM}) whose payload is DEFLATEd ({@code compress(true)}): a shorter cookie
  *       for the container to parse, against compressing on every write (and inflating on every
  *       verification-cache miss, which this benchmark, one cookie per connection, never has).
+ *   <li>{@code session=sessionless-dict}: the same, compressed with Sessionless's preset
+ *       dictionary ({@code Compression.DEFLATE_WITH_DICTIONARY}, {@code zip: SLD1}): the
+ *       shortest cookie, zlib at its best level on every write.
  * </ul>
  *
  * {@code readOnly} reads a ~256-byte cart attribute (a record with a list of items) and writes
@@ -72,7 +75,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class FilterOverheadBenchmark {
   /** Which session implementation serves the request. */
-  @Param({"none", "container", "sessionless", "sessionless-zip"})
+  @Param({"none", "container", "sessionless", "sessionless-zip", "sessionless-dict"})
   String session;
 
   /**
@@ -170,13 +173,14 @@ public class FilterOverheadBenchmark {
         : new ServletContextHandler();
     context.setContextPath("/");
     if (session.startsWith("sessionless")) {
-      boolean zip = session.equals("sessionless-zip");
+      boolean zip = session.equals("sessionless-zip") || session.equals("sessionless-dict");
       Algorithm alg = zip ? Algorithm.DIR_A256GCM : Algorithm.HS256;
       SessionlessFilter.Builder b = SessionlessFilter.builder()
           .keys(KeySet.of(TokenKey.generate("bench", alg))).algorithm(alg)
           .issuer("https://shop.example").audience("shop")
           .attributeTypes(Cart.class, Item.class);
-      SessionlessFilter filter = (zip ? b.compress(true) : b).build();
+      SessionlessFilter filter = (!zip ? b : b.compression(session.equals("sessionless-dict")
+          ? dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY : dev.sessionless.core.Compression.DEFLATE)).build();
       context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
     }
     ShopServlet servlet = new ShopServlet(sessions);

@@ -29,13 +29,13 @@ final class CompactWriter {
   private final String issuer;
   private final String audience;
   private final int maxTokenLength;
-  private final boolean compress;
+  private final Compression compress;
   private final StateMapper mapper;
   private final String tokenType;
   /** The last key and its typed header ({@code tokenType} set): keys change rarely. */
   private volatile Object[] typedHeader;
 
-  CompactWriter(String issuer, String audience, String tokenType, int maxTokenLength, boolean compress,
+  CompactWriter(String issuer, String audience, String tokenType, int maxTokenLength, Compression compress,
       StateMapper mapper) {
     this.issuer = issuer;
     this.tokenType = tokenType;
@@ -314,12 +314,12 @@ final class CompactWriter {
   }
 
   /** The header this writer puts on tokens of {@code key}: the key's own, or with the codec's typ. */
-  private byte[] header(TokenKey key, boolean zip) {
+  private byte[] header(TokenKey key, Compression zip) {
     if (tokenType == null) {
       return key.header(zip);
     }
     Object[] last = typedHeader;
-    if (last != null && last[0] == key && last[1] == Boolean.valueOf(zip)) {
+    if (last != null && last[0] == key && last[1] == zip) {
       return (byte[]) last[2];
     }
     byte[] h = key.header(zip, tokenType);
@@ -336,7 +336,7 @@ final class CompactWriter {
 
   /** Writes the signed token into {@code scratch.work}; returns its length. */
   private int sign(TokenKey key, byte[] payload, int len, Scratch scratch) {
-    byte[] header = header(key, false);
+    byte[] header = header(key, Compression.NONE);
     KeyEngine engine = key.engine();
     int total = header.length + 1 + Base64Url.encodedLength(len) + 1
         + Base64Url.encodedLength(engine.signatureLength());
@@ -357,8 +357,9 @@ final class CompactWriter {
   private int encrypt(TokenKey key, byte[] payload, int len, Scratch scratch) {
     byte[] plain = payload;
     int plainLen = len;
-    if (compress) {
-      plain = Deflate.deflate(payload, len);
+    if (compress != Compression.NONE) {
+      plain = compress == Compression.DEFLATE ? Deflate.deflate(payload, len)
+          : Deflate.deflateWithDictionary(payload, len);
       plainLen = plain.length;
     }
     byte[] header = header(key, compress);

@@ -43,9 +43,11 @@ public final class KeySet implements KeySource {
       if (m.putIfAbsent(k.kid(), k) != null) {
         throw new IllegalArgumentException("the kid '" + k.kid() + "' appears twice; key IDs must be unique");
       }
-      entries.add(new HeaderIndex.Entry<>(k.header(false), k, false));
+      entries.add(new HeaderIndex.Entry<>(k.header(Compression.NONE), k, Compression.NONE.ordinal()));
       if (k.algorithm().isEncrypting()) {
-        entries.add(new HeaderIndex.Entry<>(k.header(true), k, true));
+        for (Compression zip : new Compression[] {Compression.DEFLATE, Compression.DEFLATE_WITH_DICTIONARY}) {
+          entries.add(new HeaderIndex.Entry<>(k.header(zip), k, zip.ordinal()));
+        }
       }
     }
     this.byKid = m;

@@ -257,8 +257,8 @@ public final class TokenCodec {
     private int maxTokenLength;
     private Integer cacheSizeOption;
     private int cacheSize;
-    private Boolean compressOption;
-    private boolean compress;
+    private Compression compressOption;
+    private Compression compress;
     private StateMapper mapper;
     private String tokenType;
     private RevocationSource revocation;
@@ -390,8 +390,21 @@ public final class TokenCodec {
      * by every JOSE library.
      */
     public Builder compress(boolean compress) {
-      once(this.compressOption, "compress");
-      this.compressOption = compress;
+      return compression(compress ? Compression.DEFLATE : Compression.NONE);
+    }
+
+    /**
+     * How to compress the payload before encrypting: {@link Compression#NONE} if not set;
+     * {@code compression(DEFLATE)} is {@code compress(true)}. Only for {@code DIR_A256GCM}. Set
+     * one of the two, once. Every kind is read when decoding, whatever this says, with the
+     * inflated size capped at four times the maximum token length: change what a fleet writes
+     * only once every node reads it (for {@link Compression#DEFLATE_WITH_DICTIONARY}, a version
+     * that knows {@code SLD1}).
+     */
+    public Builder compression(Compression compression) {
+      Objects.requireNonNull(compression, "compression");
+      once(this.compressOption, "compress/compression");
+      this.compressOption = compression;
       return this;
     }
 
@@ -477,8 +490,8 @@ public final class TokenCodec {
       if (cacheSize < 0) {
         throw new IllegalArgumentException("verificationCache must not be negative, got " + cacheSize);
       }
-      compress = compressOption != null && compressOption;
-      if (compress && !algorithm.isEncrypting()) {
+      compress = compressOption == null ? Compression.NONE : compressOption;
+      if (compress != Compression.NONE && !algorithm.isEncrypting()) {
         throw new IllegalStateException(
             "compress applies to encrypted tokens only (DIR_A256GCM), not " + algorithm);
       }

@@ -59,7 +59,8 @@ public final class TokenKey {
   private final long retires;
   private final long expires;
   private final byte[] header;
-  private final byte[] zipHeader;
+  /** For an encrypting key, the headers with each {@code zip} (indexed by {@link Compression#ordinal()}). */
+  private final byte[][] zipHeaders;
 
   TokenKey(
       String kid,
@@ -78,8 +79,9 @@ public final class TokenKey {
     this.activates = activates;
     this.retires = retires;
     this.expires = expires;
-    this.header = encodedHeader(false);
-    this.zipHeader = algorithm.isEncrypting() ? encodedHeader(true) : null;
+    this.header = encodedHeader(Compression.NONE, null);
+    this.zipHeaders = algorithm.isEncrypting() ? new byte[][] {header,
+        encodedHeader(Compression.DEFLATE, null), encodedHeader(Compression.DEFLATE_WITH_DICTIONARY, null)} : null;
   }
 
   /**
@@ -276,15 +278,16 @@ public final class TokenKey {
     return engine;
   }
 
-  byte[] header(boolean zip) {
-    return zip ? zipHeader : header;
+  /** The encoded header for tokens compressed as {@code zip} ({@link Compression#NONE} for a signing key). */
+  byte[] header(Compression zip) {
+    return zip == Compression.NONE ? header : zipHeaders[zip.ordinal()];
   }
 
   /**
    * The encoded header with a {@code typ} member (for a codec with a token type); made on each
    * call, so callers keep it (see {@link CompactWriter}).
    */
-  byte[] header(boolean zip, String typ) {
+  byte[] header(Compression zip, String typ) {
     return typ == null ? header(zip) : encodedHeader(zip, typ);
   }
 
@@ -381,19 +384,15 @@ public final class TokenKey {
 
   // ---- helpers ------------------------------------------------------------------------------
 
-  private byte[] encodedHeader(boolean zip) {
-    return encodedHeader(zip, null);
-  }
-
-  private byte[] encodedHeader(boolean zip, String typ) {
+  private byte[] encodedHeader(Compression zip, String typ) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64);
     try (JsonGenerator g = Json.STRICT.createGenerator(out)) {
       g.writeStartObject();
       g.writeStringProperty("alg", algorithm.joseName());
       if (algorithm.isEncrypting()) {
         g.writeStringProperty("enc", algorithm.encryption().orElseThrow());
-        if (zip) {
-          g.writeStringProperty("zip", "DEF");
+        if (zip != Compression.NONE) {
+          g.writeStringProperty("zip", zip.zipValue());
         }
       }
       g.writeStringProperty("kid", kid);

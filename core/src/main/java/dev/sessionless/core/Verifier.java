@@ -86,7 +86,7 @@ final class Verifier {
 
     long now = Math.floorDiv(clock.millis(), 1000);
     TokenKey key;
-    boolean zip;
+    int zip; // a Compression's ordinal
     HeaderIndex.Entry<TokenKey> known = set.headers().find(b, 0, d1);
     if (known != null) {
       // The key set's own headers carry no typ: a plain session token.
@@ -99,7 +99,7 @@ final class Verifier {
       HeaderParser.Header h = HeaderParser.parse(b, 0, d1);
       key = resolve(h, set);
       checkType(h.typ);
-      zip = h.zip != null;
+      zip = h.zip == null ? 0 : h.zip.equals("DEF") ? 1 : 2; // resolve() refused any other value
     }
     if (!key.verifiesAt(now)) {
       throw new TokenException(Reason.UNKNOWN_KEY,
@@ -122,7 +122,7 @@ final class Verifier {
   }
 
   private SessionToken verifyPayload(byte[] b, int n, int d1, int d2, int d3, int d4, KeySet set,
-      TokenKey key, boolean zip, long now, Scratch scratch) {
+      TokenKey key, int zip, long now, Scratch scratch) {
     boolean jwe = d3 >= 0;
     byte[] payload;
     int payloadLen;
@@ -151,8 +151,8 @@ final class Verifier {
       int ctLen = jweCiphertextLength(b, n, d1, d2, d3, d4, scratch);
       payload = scratch.payload(ctLen);
       payloadLen = decrypt(b, n, d1, d3, d4, ctLen, key, scratch, payload);
-      if (zip) {
-        int k = Deflate.inflate(payload, payloadLen, scratch, 4 * maxTokenLength);
+      if (zip != 0) {
+        int k = Deflate.inflate(payload, payloadLen, scratch, 4 * maxTokenLength, zip == 2);
         if (k == -2) {
           throw new TokenException(Reason.TOO_LARGE,
               "the compressed payload inflates beyond " + 4 * maxTokenLength + " bytes");
@@ -264,9 +264,9 @@ final class Verifier {
       throw new TokenException(Reason.ALGORITHM_MISMATCH,
           "the token's alg does not match the algorithm of key '" + key.kid() + "' (" + a.joseName() + ")");
     }
-    if (h.zip != null && (!a.isEncrypting() || !h.zip.equals("DEF"))) {
+    if (h.zip != null && (!a.isEncrypting() || !h.zip.equals("DEF") && !h.zip.equals("SLD1"))) {
       throw new TokenException(Reason.UNSUPPORTED_HEADER,
-          a.isEncrypting() ? "only zip DEF is supported" : "a signed token must not carry zip");
+          a.isEncrypting() ? "only zip DEF and SLD1 are supported" : "a signed token must not carry zip");
     }
     return key;
   }

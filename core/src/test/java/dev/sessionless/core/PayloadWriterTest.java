@@ -23,7 +23,7 @@ class PayloadWriterTest {
     Random r = new Random(41);
     int direct = 0;
     for (int round = 0; round < 3000; round++) {
-      CompactWriter w = new CompactWriter(text(r, true), text(r, true), null, 64 * 1024, false, MAPPER);
+      CompactWriter w = new CompactWriter(text(r, true), text(r, true), null, 64 * 1024, Compression.NONE, MAPPER);
       Claims.Builder b = Claims.builder();
       if (r.nextBoolean()) {
         b.subject(text(r, false));

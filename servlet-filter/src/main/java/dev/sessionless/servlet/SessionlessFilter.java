@@ -303,7 +303,7 @@ public final class SessionlessFilter implements Filter {
     String header;
     BadAttribute badAttribute;
     Boolean cookieSecure;
-    Boolean compress;
+    dev.sessionless.core.Compression compress;
     RevocationSource revocation;
     SessionlessListener listener = SessionlessListener.NONE;
     private boolean listenerSet;
@@ -340,8 +340,23 @@ public final class SessionlessFilter implements Filter {
      * @see #build() which refuses it with a signing algorithm
      */
     public Builder compress(boolean compress) {
-      once(this.compress, "compress");
-      this.compress = compress;
+      return compression(compress ? dev.sessionless.core.Compression.DEFLATE : dev.sessionless.core.Compression.NONE);
+    }
+
+    /**
+     * How to compress the token's payload before encrypting it: {@code compression(DEFLATE)} is
+     * {@code compress(true)}; {@link dev.sessionless.core.Compression#DEFLATE_WITH_DICTIONARY}
+     * ({@code "zip":"SLD1"}) makes the shortest cookies, 10–20% under {@code DEFLATE} for a
+     * session of a few hundred bytes, in a form only Sessionless reads. Only with {@link
+     * Algorithm#DIR_A256GCM}; set one of the two, once. Every kind is read whatever this says:
+     * switch a fleet to a new kind only once every node runs a version that reads it.
+     *
+     * @see #build() which refuses it with a signing algorithm
+     */
+    public Builder compression(dev.sessionless.core.Compression compression) {
+      Objects.requireNonNull(compression, "compression");
+      once(this.compress, "compress/compression");
+      this.compress = compression;
       return this;
     }
 

@@ -227,9 +227,22 @@ class InitParamsTest {
     Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "D",
         "algorithm", "dir", "compress", "true");
     try (AutoCloseable k = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
-      assertEquals(Boolean.TRUE, b.compress);
+      assertEquals(dev.sessionless.core.Compression.DEFLATE, b.compress);
       b.build();
     }
+    SessionlessFilter.Builder d = SessionlessFilter.builder();
+    Map<String, String> dictionary = Map.of("issuer", "i", "audience", "a", "keys.env", "D",
+        "algorithm", "dir", "compression", "deflate-with-dictionary");
+    try (AutoCloseable k = InitParams.apply(dictionary::get, env::get, d, getClass().getClassLoader())) {
+      assertEquals(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY, d.compress);
+      d.build();
+    }
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> applied(Map.of("keys.env", "D", "algorithm", "dir", "compression", "zstd"), env));
+    assertTrue(bad.getMessage().contains("compression must be none, deflate or deflate-with-dictionary"), bad.getMessage());
+    IllegalStateException twice = assertThrows(IllegalStateException.class,
+        () -> applied(Map.of("keys.env", "D", "algorithm", "dir", "compress", "true", "compression", "deflate"), env));
+    assertTrue(twice.getMessage().contains("already set"), twice.getMessage());
     RuntimeException e = assertThrows(RuntimeException.class,
         () -> applied(Map.of("keys.env", "K", "compress", "true"), env));
     assertTrue(e.getMessage().contains("DIR_A256GCM"), e.getMessage());

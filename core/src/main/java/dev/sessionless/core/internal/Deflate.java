@@ -20,6 +20,26 @@ public final class Deflate {
   private static final Pool<Deflater> DEFLATERS =
       new Pool<>(() -> new Deflater(Deflater.DEFAULT_COMPRESSION, true), POOLED);
   private static final Pool<Inflater> INFLATERS = new Pool<>(() -> new Inflater(true), POOLED);
+  /** Deflaters for the dictionary kind: zlib's best level, the dictionary set again after each reset. */
+  private static final Pool<Deflater> DICTIONARY_DEFLATERS =
+      new Pool<>(() -> new Deflater(Deflater.BEST_COMPRESSION, true), POOLED);
+
+  /**
+   * The preset dictionary of {@code zip: SLD1} ({@code Compression.DEFLATE_WITH_DICTIONARY}):
+   * the names and punctuation every session token repeats, most frequent last (DEFLATE reaches
+   * nearer text with shorter codes). It may never change: a token written with it must inflate
+   * on every later version. A new dictionary needs a new {@code zip} value. {@code DeflateTest}
+   * pins its SHA-256.
+   */
+  private static final byte[] DICTIONARY = ("{\"iss\":\"https://\",\"aud\":\"\",\"sub\":\"\",\"iat\":17,\"exp\":17,"
+      + "\"nbf\":17,\"jti\":\"\",\"auth_time\":17,\"st\":{\"\":{\"\":\"\",\"\":[{\"\":\"\",\"\":1,\"\":true,"
+      + "\"\":false,\"\":null}],\"},\"$sessionless\":{\"c\":17,\"m\":1800,\"t\":{\"\":\"")
+      .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /** A copy of the {@code SLD1} dictionary (for tests and other readers). */
+  public static byte[] dictionary() {
+    return DICTIONARY.clone();
+  }
 
   private Deflate() {}
 
@@ -32,8 +52,20 @@ public final class Deflate {
     if (len <= FixedHuffman.MAX_INPUT) {
       return FixedHuffman.encode(in, len);
     }
-    Deflater d = DEFLATERS.take();
+    return zlib(DEFLATERS, false, in, len);
+  }
+
+  /** Compresses {@code in[0, len)} with the {@code SLD1} dictionary; returns the compressed bytes. */
+  public static byte[] deflateWithDictionary(byte[] in, int len) {
+    return zlib(DICTIONARY_DEFLATERS, true, in, len);
+  }
+
+  private static byte[] zlib(Pool<Deflater> pool, boolean dictionary, byte[] in, int len) {
+    Deflater d = pool.take();
     try {
+      if (dictionary) {
+        d.setDictionary(DICTIONARY); // before any input, after every reset
+      }
       d.setInput(in, 0, len);
       d.finish();
       byte[] out = new byte[len + len / 8 + 64];
@@ -47,7 +79,7 @@ public final class Deflate {
       return Arrays.copyOf(out, n);
     } finally {
       d.reset();
-      if (!DEFLATERS.give(d)) {
+      if (!pool.give(d)) {
         d.end();
       }
     }
@@ -62,8 +94,19 @@ public final class Deflate {
    *     -2 if it inflates to more than {@code cap} bytes
    */
   public static int inflate(byte[] in, int len, Scratch scratch, int cap) {
+    return inflate(in, len, scratch, cap, false);
+  }
+
+  /**
+   * {@link #inflate(byte[], int, Scratch, int)}, with the {@code SLD1} dictionary when
+   * {@code dictionary} (raw DEFLATE takes its dictionary before the first byte).
+   */
+  public static int inflate(byte[] in, int len, Scratch scratch, int cap, boolean dictionary) {
     Inflater inf = INFLATERS.take();
     try {
+      if (dictionary) {
+        inf.setDictionary(DICTIONARY);
+      }
       inf.setInput(in, 0, len);
       byte[] out = scratch.inflated(Math.min(cap, Math.max(1024, 4 * len)));
       int n = 0;

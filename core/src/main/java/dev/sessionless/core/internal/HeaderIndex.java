@@ -15,11 +15,11 @@ public final class HeaderIndex<K> {
     final byte[] encoded;
     /** The key the header names. */
     public final K key;
-    /** Whether the header says {@code zip: DEF}. */
-    public final boolean zip;
+    /** The header's {@code zip}: the ordinal of a {@code Compression} (0, none; 1, {@code DEF}; 2, {@code SLD1}). */
+    public final int zip;
 
     /** A header and its meaning. */
-    public Entry(byte[] encoded, K key, boolean zip) {
+    public Entry(byte[] encoded, K key, int zip) {
       this.encoded = encoded;
       this.key = key;
       this.zip = zip;

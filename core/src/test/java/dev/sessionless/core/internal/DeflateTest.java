@@ -91,4 +91,76 @@ class DeflateTest {
     byte[] padded = Arrays.copyOf(deflated, deflated.length + 3);
     assertEquals(null, inflate(padded, 64 * 1024));
   }
+
+  static byte[] inflateWithDictionary(byte[] deflated, int cap) {
+    Scratch s = Scratch.take();
+    try {
+      int n = Deflate.inflate(deflated, deflated.length, s, cap, true);
+      return n < 0 ? null : Arrays.copyOf(s.inflated(), n);
+    } finally {
+      s.release();
+    }
+  }
+
+  @Test
+  void theDictionaryNeverChanges() throws Exception {
+    // A token written with zip SLD1 must inflate on every later version: the dictionary is fixed.
+    byte[] d = Deflate.dictionary();
+    byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(d);
+    assertEquals(190, d.length);
+    assertEquals("a8e5d371", String.format("%02x%02x%02x%02x", sha[0], sha[1], sha[2], sha[3]),
+        "the SLD1 dictionary changed: tokens already written with it would no longer inflate");
+  }
+
+  @Test
+  void theDictionaryKindRoundTripsAndIsReadByPlainZlibWithTheSameDictionary() throws Exception {
+    for (int size : new int[] {1, 64, 300, 1000, 5000, 40_000}) {
+      byte[] plain = json(size);
+      byte[] deflated = Deflate.deflateWithDictionary(plain, plain.length);
+      assertArrayEquals(plain, inflateWithDictionary(deflated, 64 * 1024), "size " + size);
+      // Any raw-DEFLATE reader given the same dictionary inflates it: plain java.util.zip here.
+      java.util.zip.Inflater inf = new java.util.zip.Inflater(true);
+      inf.setDictionary(Deflate.dictionary());
+      inf.setInput(deflated);
+      byte[] out = new byte[plain.length + 1];
+      int n = inf.inflate(out);
+      inf.end();
+      assertArrayEquals(plain, Arrays.copyOf(out, n), "size " + size);
+      if (size >= 64) {
+        assertTrue(!Arrays.equals(plain, inflate(deflated, 64 * 1024)),
+            "without the dictionary it does not inflate to the payload (size " + size + ")");
+      }
+    }
+  }
+
+  @Test
+  void theDictionaryShortensATypicalSessionPayload() {
+    byte[] payload = ("{\"iss\":\"https://app.example.com\",\"aud\":\"app\",\"sub\":\"alice\",\"iat\":1795724494,"
+        + "\"exp\":1795726294,\"jti\":\"K3oOkM-qcMEA64FsFIXhwQ\",\"auth_time\":1795724000,\"st\":{\"csrf\":"
+        + "\"Yx3-kLq9aPz0wVb1\",\"userId\":12345,\"roles\":[\"USER\",\"ADMIN\"],\"$sessionless\":{\"c\":"
+        + "1795724494814,\"m\":1800,\"t\":{\"csrf\":\"s\",\"userId\":\"i\",\"roles\":\"L\"}}}}")
+        .getBytes(StandardCharsets.US_ASCII);
+    int plain = Deflate.deflate(payload, payload.length).length;
+    int dictionary = Deflate.deflateWithDictionary(payload, payload.length).length;
+    assertTrue(dictionary < plain * 0.85, "with the dictionary " + dictionary + " bytes, without " + plain);
+  }
+
+  @Test
+  void aDictionaryBombStopsAtTheCapAndAPooledInflaterIsCleanAfterIt() {
+    byte[] bomb = new byte[100_000];
+    byte[] deflated = Deflate.deflateWithDictionary(bomb, bomb.length);
+    Scratch s = Scratch.take();
+    try {
+      assertEquals(-2, Deflate.inflate(deflated, deflated.length, s, 32 * 1024, true));
+    } finally {
+      s.release();
+    }
+    byte[] plain = json(500);
+    byte[] fixed = Deflate.deflate(plain, plain.length);
+    for (int i = 0; i < 3 * Deflate.POOLED; i++) {
+      // The pool's inflaters, reset after a dictionary use, inflate plain DEF without one.
+      assertArrayEquals(plain, inflate(fixed, 64 * 1024));
+      assertArrayEquals(plain, inflateWithDictionary(Deflate.deflateWithDictionary(plain, plain.length), 64 * 1024));
+    }
+  }
 }

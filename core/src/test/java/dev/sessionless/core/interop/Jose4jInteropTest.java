@@ -140,6 +140,23 @@ class Jose4jInteropTest {
     assertPeerReadOurState(st);
   }
 
+  /** {@code zip: SLD1} is Sessionless's own: jose4j refuses it rather than read something else. */
+  @org.junit.jupiter.api.Test
+  void jose4jRefusesOurDictionaryCompressedToken() throws Exception {
+    InteropCase c = InteropCase.DIR_A256GCM_DEF;
+    TokenKey key = TokenKey.generate("sld1", c.algorithm);
+    String token = dev.sessionless.core.TokenCodec.builder().keys(KeySet.of(key)).algorithm(c.algorithm)
+        .issuer(InteropFixtures.ISSUER).audience(InteropFixtures.AUDIENCE).timeToLive(InteropCase.TTL)
+        .clock(CLOCK).compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).build()
+        .encode(ourClaims("sld1", NBF).build());
+    assertEquals("SLD1", InteropFixtures.header(token).get("zip"));
+    JsonWebKey jwk = JsonWebKey.Factory.newJwk(verifierJwk(key));
+    Exception refused = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> consumer(c, NOW)
+        .setVerificationKey(verificationKey(jwk)).setDecryptionKey(verificationKey(jwk)).build()
+        .processToClaims(token));
+    assertTrue(String.valueOf(refused.getMessage()).contains("SLD1"), refused.getMessage());
+  }
+
   @ParameterizedTest
   @EnumSource(InteropCase.class)
   void jose4jRefusesOurTokenUnderAnotherKeyOfTheSameKid(InteropCase c) throws Exception {

@@ -117,6 +117,25 @@ class NimbusInteropTest {
     assertPeerReadOurState(st);
   }
 
+  /** {@code zip: SLD1} is Sessionless's own: Nimbus refuses it rather than read something else. */
+  @org.junit.jupiter.api.Test
+  void nimbusRefusesOurDictionaryCompressedToken() throws Exception {
+    InteropCase c = InteropCase.DIR_A256GCM_DEF;
+    Instant now = now();
+    TokenKey key = TokenKey.generate("sld1", c.algorithm);
+    String token = dev.sessionless.core.TokenCodec.builder().keys(KeySet.of(key)).algorithm(c.algorithm)
+        .issuer(InteropFixtures.ISSUER).audience(InteropFixtures.AUDIENCE).timeToLive(InteropCase.TTL)
+        .clock(fixed(now)).compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).build()
+        .encode(ourClaims("sld1", now.minusSeconds(60)).build());
+    assertEquals("SLD1", InteropFixtures.header(token).get("zip"));
+    EncryptedJWT jwe = EncryptedJWT.parse(token);
+    assertEquals(new CompressionAlgorithm("SLD1"), jwe.getHeader().getCompressionAlgorithm());
+    OctetSequenceKey secret = JWK.parse(verifierJwk(key)).toOctetSequenceKey();
+    JOSEException refused = org.junit.jupiter.api.Assertions.assertThrows(JOSEException.class,
+        () -> jwe.decrypt(new DirectDecrypter(secret)));
+    assertTrue(refused.getMessage().contains("SLD1"), refused.getMessage());
+  }
+
   @ParameterizedTest
   @EnumSource(InteropCase.class)
   void nimbusVerifiesOurTokenAndReadsEveryClaim(InteropCase c) throws Exception {

@@ -48,7 +48,12 @@ class TokenFormatTest {
           .keys(KeySet.of(TokenKey.generate("e1", Algorithm.DIR_A256GCM))).algorithm(Algorithm.DIR_A256GCM)
           .compress(true).issuer(ISSUER).audience(AUDIENCE).clock(clock).cookieName("SLZ").build())
           .addMappingForUrlPatterns(null, false, "/z/*");
-      ctx.addServlet("app", new AppServlet()).addMapping("/s/*", "/z/*");
+      ctx.addFilter("dictionary", SessionlessFilter.builder()
+          .keys(KeySet.of(TokenKey.generate("e2", Algorithm.DIR_A256GCM))).algorithm(Algorithm.DIR_A256GCM)
+          .compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).issuer(ISSUER).audience(AUDIENCE)
+          .clock(clock).cookieName("SLD").build())
+          .addMappingForUrlPatterns(null, false, "/d/*");
+      ctx.addServlet("app", new AppServlet()).addMapping("/s/*", "/z/*", "/d/*");
     });
   }
 
@@ -92,6 +97,24 @@ class TokenFormatTest {
     assertTrue(header.contains("\"zip\":\"DEF\""), header);
     assertTrue(token.length() < value.length(), "compressed: " + token.length() + " characters");
     assertEquals(value + ":String", c.get("/z/read").get("attr.a"));
+  }
+
+  @Test
+  void dictionaryCompressedSessionCarriesItsZipIsShorterAndReadsBack() {
+    String value = "SKU-1001 Espresso beans 1kg x1";
+    String query = "/set?value=" + java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
+    TestClient z = new TestClient(container);
+    z.get("/z" + query);
+    TestClient d = new TestClient(container);
+    assertEquals(1, d.get("/d" + query).setCookie("SLD").size());
+    String token = d.cookies.get("SLD");
+    String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(header.contains("\"zip\":\"SLD1\""), header);
+    assertTrue(token.length() < z.cookies.get("SLZ").length(),
+        "SLD1 " + token.length() + " characters, DEF " + z.cookies.get("SLZ").length());
+    assertEquals(value + ":String", d.get("/d/read").get("attr.a"));
+    assertEquals(value + ":String", d.get("/d/read").get("attr.a"), "and again, from the cookie the read left");
   }
 
   @Test

@@ -1,0 +1,38 @@
+package dev.sessionless.core;
+
+/**
+ * How an encrypted token's payload is compressed before encryption ({@code DIR_A256GCM} only:
+ * a signed token is never compressed). Every codec reads every kind, whatever it writes, so a
+ * fleet can change what it writes one node at a time.
+ */
+public enum Compression {
+  /** Not compressed: no {@code zip} header member. */
+  NONE(null),
+  /**
+   * {@code zip: DEF}, raw DEFLATE (RFC 7516): the standard kind, which every JOSE library
+   * (jose4j, Nimbus) inflates. See {@link TokenCodec.Builder#compress(boolean)}.
+   */
+  DEFLATE("DEF"),
+  /**
+   * {@code zip: SLD1}, raw DEFLATE with a preset dictionary of the names every session token
+   * repeats (the registered claims, the state claim, the servlet filter's session metadata, and
+   * JSON's punctuation around them): 10–20% fewer bytes than {@link #DEFLATE} on a session of a
+   * few hundred bytes. {@code SLD1} is Sessionless's own {@code zip} value, not a registered one:
+   * only Sessionless reads these tokens (other JOSE libraries refuse the unknown {@code zip}),
+   * which suits a session cookie that only the key holders can decrypt anyway. The dictionary
+   * is fixed for as long as {@code SLD1} exists. Compressed by zlib at its best level, a few
+   * microseconds more per write than {@code DEFLATE}'s fixed codes.
+   */
+  DEFLATE_WITH_DICTIONARY("SLD1");
+
+  private final String zip;
+
+  Compression(String zip) {
+    this.zip = zip;
+  }
+
+  /** The {@code zip} header value this kind writes; {@code null} for {@link #NONE}. */
+  public String zipValue() {
+    return zip;
+  }
+}
