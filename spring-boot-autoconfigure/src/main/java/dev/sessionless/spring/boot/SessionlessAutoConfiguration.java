@@ -130,6 +130,9 @@ public class SessionlessAutoConfiguration {
     if (properties.getCompress() != null) {
       b.compress(properties.getCompress());
     }
+    if (properties.getCompression() != null) {
+      b.compression(properties.getCompression()); // with compress too: "already set" at startup
+    }
     b.attributeTypes(properties.getAttributeTypes().toArray(new Class<?>[0]));
     b.onBadAttribute(properties.getOnBadAttribute());
     customizers.orderedStream().forEach(c -> c.customize(b));

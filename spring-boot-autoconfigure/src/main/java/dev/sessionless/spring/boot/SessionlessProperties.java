@@ -68,6 +68,14 @@ public class SessionlessProperties {
   private Boolean compress;
 
   /**
+   * How to compress the token's payload before encrypting it, instead of compress: NONE,
+   * DEFLATE ("zip":"DEF", read by every JOSE library) or DEFLATE_WITH_DICTIONARY ("zip":"SLD1",
+   * the shortest cookies, read only by Sessionless). Only with algorithm DIR_A256GCM; set
+   * compress or this, not both. Every kind is read whatever this says.
+   */
+  private dev.sessionless.core.Compression compression;
+
+  /**
    * Carry the token in this request and response header instead of cookies (for APIs). Cookie
    * settings must then be left unset.
    */
@@ -106,6 +114,24 @@ public class SessionlessProperties {
    */
   public void setCompress(Boolean compress) {
     this.compress = compress;
+  }
+
+  /**
+   * How the token's payload is compressed before encryption.
+   *
+   * @return the setting, or {@code null} if not set (see {@link #getCompress()})
+   */
+  public dev.sessionless.core.Compression getCompression() {
+    return compression;
+  }
+
+  /**
+   * Sets how the token's payload is compressed before encryption.
+   *
+   * @param compression the kind (only with {@code DIR_A256GCM}; not together with {@code compress})
+   */
+  public void setCompression(dev.sessionless.core.Compression compression) {
+    this.compression = compression;
   }
 
   /** The Spring Security integration. */

@@ -134,9 +134,22 @@ class StartupTest {
         assertEquals(compress, header.contains("\"zip\":\"DEF\""), header);
       }
     }
+    try (Instance app = Instance.start(PlainApp.class, "sessionless.keys.file=" + keys,
+        "sessionless.algorithm=DIR_A256GCM", "sessionless.compression=deflate-with-dictionary")) {
+      Browser browser = new Browser();
+      assertEquals("1:1800", browser.get(app.uri("/count")).body());
+      assertEquals("2:1800", browser.get(app.uri("/count")).body(), "the dictionary-compressed token reads back");
+      String token = browser.cookie("SESSIONLESS").orElseThrow();
+      String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+          java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(header.contains("\"zip\":\"SLD1\""), header);
+    }
     Throwable e = assertThrows(Exception.class,
         () -> Instance.start(PlainApp.class, keyFile(), "sessionless.compress=true").close());
     assertTrue(root(e).getMessage().contains("DIR_A256GCM"), root(e).getMessage());
+    Throwable both = assertThrows(Exception.class, () -> Instance.start(PlainApp.class, "sessionless.keys.file=" + keys,
+        "sessionless.algorithm=DIR_A256GCM", "sessionless.compress=true", "sessionless.compression=deflate").close());
+    assertTrue(root(both).getMessage().contains("already set"), root(both).getMessage());
   }
 
   /** An application's own key source and filter. */
