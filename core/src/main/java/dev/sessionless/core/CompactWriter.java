@@ -358,9 +358,9 @@ final class CompactWriter {
     byte[] plain = payload;
     int plainLen = len;
     if (compress != Compression.NONE) {
-      plain = compress == Compression.DEFLATE ? Deflate.deflate(payload, len)
-          : Deflate.deflateWithDictionary(payload, len);
-      plainLen = plain.length;
+      // Into the scratch's inflate buffer, which the encode path does not otherwise use.
+      plainLen = Deflate.deflate(payload, len, compress == Compression.DEFLATE_WITH_DICTIONARY, scratch);
+      plain = scratch.inflated();
     }
     byte[] header = header(key, compress);
     int ctLen = plainLen + AesGcmEngine.TAG_BYTES;

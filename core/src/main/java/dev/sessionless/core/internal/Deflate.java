@@ -49,18 +49,39 @@ public final class Deflate {
    * building code tables first (see {@link FixedHuffman}); larger inputs go to zlib.
    */
   public static byte[] deflate(byte[] in, int len) {
-    if (len <= FixedHuffman.MAX_INPUT) {
-      return FixedHuffman.encode(in, len);
-    }
-    return zlib(DEFLATERS, false, in, len);
+    return copied(in, len, false);
   }
 
   /** Compresses {@code in[0, len)} with the {@code SLD1} dictionary; returns the compressed bytes. */
   public static byte[] deflateWithDictionary(byte[] in, int len) {
-    return zlib(DICTIONARY_DEFLATERS, true, in, len);
+    return copied(in, len, true);
   }
 
-  private static byte[] zlib(Pool<Deflater> pool, boolean dictionary, byte[] in, int len) {
+  private static byte[] copied(byte[] in, int len, boolean dictionary) {
+    Scratch s = Scratch.take();
+    try {
+      int n = deflate(in, len, dictionary, s); // first: it may replace the buffer
+      return Arrays.copyOf(s.inflated(), n);
+    } finally {
+      s.release();
+    }
+  }
+
+  /**
+   * Compresses {@code in[0, len)} ({@link #deflate(byte[], int)}, or with the {@code SLD1}
+   * dictionary) into {@code scratch}'s inflate buffer, free on the encode path: the encoder
+   * allocates no array for the compressed bytes.
+   *
+   * @return the compressed length, at {@code scratch.inflated()[0, n)}
+   */
+  public static int deflate(byte[] in, int len, boolean dictionary, Scratch scratch) {
+    if (!dictionary && len <= FixedHuffman.MAX_INPUT) {
+      return FixedHuffman.encodePooled(in, len, scratch.inflated(FixedHuffman.maxEncodedLength(len)));
+    }
+    return zlib(dictionary ? DICTIONARY_DEFLATERS : DEFLATERS, dictionary, in, len, scratch);
+  }
+
+  private static int zlib(Pool<Deflater> pool, boolean dictionary, byte[] in, int len, Scratch scratch) {
     Deflater d = pool.take();
     try {
       if (dictionary) {
@@ -68,15 +89,15 @@ public final class Deflate {
       }
       d.setInput(in, 0, len);
       d.finish();
-      byte[] out = new byte[len + len / 8 + 64];
+      byte[] out = scratch.inflated(len + len / 8 + 64);
       int n = 0;
       while (!d.finished()) {
         if (n == out.length) {
-          out = Arrays.copyOf(out, out.length * 2);
+          out = scratch.growInflated(out.length * 2, n);
         }
         n += d.deflate(out, n, out.length - n);
       }
-      return Arrays.copyOf(out, n);
+      return n;
     } finally {
       d.reset();
       if (!pool.give(d)) {

@@ -111,6 +111,19 @@ final class FixedHuffman {
   }
 
   /**
+   * {@link #encode(byte[], int, byte[])} with the pooled match tables: into {@code out} (at least
+   * {@link #maxEncodedLength(int)} bytes), allocating nothing.
+   */
+  static int encodePooled(byte[] in, int len, byte[] out) {
+    Tables t = TABLES.take();
+    try {
+      return encode(in, len, out, t);
+    } finally {
+      TABLES.give(t);
+    }
+  }
+
+  /**
    * Encodes {@code in[0, len)} into {@code out} from index 0 (at least {@link
    * #maxEncodedLength(int)} bytes) as one final fixed-code block.
    *

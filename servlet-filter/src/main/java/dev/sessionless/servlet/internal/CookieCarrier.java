@@ -42,7 +42,6 @@ public final class CookieCarrier implements Carrier {
   /** The attribute strings last formatted, by cookie path: the same for nearly every request. */
   private volatile Attributes lastAttributes;
 
-  /** The attributes of our cookies for one path, without and with {@code Secure}. */
   /** A path's cookie attributes, without and with {@code Secure}; "live" adds the Max-Age, if any. */
   private record Attributes(String path, String plain, String secure, String plainLive, String secureLive) {}
 
