@@ -17,8 +17,9 @@ import java.nio.charset.StandardCharsets;
  * compares the two methods' bytecode with that pattern, instruction by instruction, resolving
  * each field and method reference. Anything else, a class file it cannot find or read, a
  * constructor that checks or changes a value (even a compact one), an accessor that computes,
- * or code another compiler or an agent shaped otherwise, answers {@code false}, and the check
- * runs as before: the answer can only be "certainly plain" or "check".
+ * or code another compiler shaped otherwise, answers {@code false}, and the check runs as before:
+ * the answer can only be "certainly plain" or "check". It reads the class file as packaged: a
+ * change an instrumentation agent makes to the constructor when the class loads is not seen.
  */
 final class PlainRecordCode {
   private static final int ALOAD_0 = 0x2a;
