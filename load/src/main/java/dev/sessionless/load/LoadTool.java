@@ -107,8 +107,10 @@ public final class LoadTool {
         + " on loopback, injector in the same JVM");
     md.append("# Load run ").append(base).append("\n\n")
         .append(String.format(Locale.ROOT, "%s, %d CPUs, commit %s. Three embedded Jetty 12 nodes per system on"
-            + " loopback, routed by the load client; the injector shares the machine. Indicative figures only.%n%n",
-            json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit));
+            + " loopback, routed by the load client; the injector shares the machine. Sessionless tokens: %s."
+            + " Indicative figures only.%n%n",
+            json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit, tokens(options)));
+    json.put("sessionlessTokens", tokens(options));
     Map<String, Object> results = new LinkedHashMap<>();
     json.put("systems", results);
     systems.addAll(options.systems);
@@ -124,7 +126,8 @@ public final class LoadTool {
     Map<String, Cluster> clusters = new LinkedHashMap<>();
     try (Injector injector = Injector.builder().warmup(options.warmup).progress(progress::println).build()) {
       for (String system : systems) {
-        clusters.put(system, Cluster.start(kind(system), NODES, options.redisServer, options.jettyHeaderCache));
+        clusters.put(system, Cluster.start(kind(system), NODES, options.redisServer, options.jettyHeaderCache,
+            options.sessionlessCompression));
         results.put(system, new LinkedHashMap<String, Object>());
       }
       // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is
@@ -196,6 +199,15 @@ public final class LoadTool {
     Files.writeString(mdFile, md, StandardCharsets.UTF_8);
     out.print(md);
     out.println("wrote " + jsonFile + " and " + mdFile);
+  }
+
+  /** How the Sessionless nodes' tokens are made, for the report. */
+  private static String tokens(Options options) {
+    return switch (options.sessionlessCompression) {
+      case NONE -> "HS256, signed";
+      case DEFLATE -> "dir + A256GCM, zip DEF";
+      case DEFLATE_WITH_DICTIONARY -> "dir + A256GCM, zip SLD1 (preset dictionary)";
+    };
   }
 
   private static Cluster.Kind kind(String system) {

@@ -130,6 +130,20 @@ class LoadToolSmokeTest {
   }
 
   @Test
+  void sessionlessTokensAreSignedUnlessACompressionIsAskedForAndAnUnknownOneIsRefused() {
+    assertEquals(dev.sessionless.core.Compression.NONE,
+        dev.sessionless.load.internal.Options.parse("peak").sessionlessCompression);
+    assertEquals(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY, dev.sessionless.load.internal.Options
+        .parse("peak", "--sessionless-compression=deflate-with-dictionary").sessionlessCompression);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LoadTool.run(new String[] {"peak", "--sessionless-compression=gzip"}, System.out,
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(2, code);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--sessionless-compression must be none, deflate"),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
   void jettyHeaderCacheIsOffUnlessAskedForAndANegativeSizeIsRefused() {
     assertEquals(0, dev.sessionless.load.internal.Options.parse("peak").jettyHeaderCache);
     assertEquals(1024, dev.sessionless.load.internal.Options.parse("peak", "--jetty-header-cache=1024").jettyHeaderCache);

@@ -11,7 +11,11 @@ import org.junit.jupiter.api.Test;
 /** The shop on three real Jetty nodes, driven over HTTP: who keeps the carts. */
 class SystemsUnderTestTest {
   static ShopWorkload run(Cluster.Kind kind, ShopWorkload.Routing routing) {
-    try (Cluster cluster = Cluster.start(kind, 3);
+    return run(kind, routing, dev.sessionless.core.Compression.NONE);
+  }
+
+  static ShopWorkload run(Cluster.Kind kind, ShopWorkload.Routing routing, dev.sessionless.core.Compression compression) {
+    try (Cluster cluster = Cluster.start(kind, 3, null, 0, compression);
         Injector injector = Injector.builder().warmup(Duration.ZERO).maxRequests(120).build()) {
       ShopWorkload shop = new ShopWorkload(cluster.nodes(), routing);
       PhaseResult r = injector.runClosed(kind + " " + routing, shop, new ClosedPhase(4, Duration.ZERO, Duration.ofSeconds(20)));
@@ -27,6 +31,18 @@ class SystemsUnderTestTest {
     assertEquals(0, shop.cartsLost());
     assertEquals(0, shop.sessionsLost());
     assertTrue(shop.maxCookieBytes() > 200, "a token carries the session: " + shop.maxCookieBytes());
+  }
+
+  @Test
+  void sessionlessWithDictionaryCompressedTokensLosesNoCartAndSendsShorterCookies() {
+    ShopWorkload signed = run(Cluster.Kind.SESSIONLESS, ShopWorkload.Routing.ROUND_ROBIN);
+    ShopWorkload shop = run(Cluster.Kind.SESSIONLESS, ShopWorkload.Routing.ROUND_ROBIN,
+        dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY);
+    assertTrue(shop.journeysCompleted() >= 16, "journeys " + shop.journeysCompleted());
+    assertEquals(0, shop.cartsLost());
+    assertEquals(0, shop.sessionsLost());
+    assertTrue(shop.maxCookieBytes() < signed.maxCookieBytes(),
+        "dir + SLD1 " + shop.maxCookieBytes() + " bytes, HS256 " + signed.maxCookieBytes());
   }
 
   @Test

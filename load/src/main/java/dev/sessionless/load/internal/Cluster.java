@@ -58,14 +58,21 @@ public final class Cluster implements AutoCloseable {
   private final AtomicIntegerArray down;
   private final AtomicInteger rotations = new AtomicInteger();
   private final RedisServer redis;
-  private volatile KeySet keys = KeySet.of(TokenKey.generate("load-0", Algorithm.HS256));
+  /** The Sessionless nodes' token compression; anything but NONE means encrypted {@code dir} tokens. */
+  private final dev.sessionless.core.Compression compression;
+  private final Algorithm algorithm;
+  private volatile KeySet keys;
   private final KeySource keySource = () -> keys;
 
   private record Node(Server server, int port, LettuceConnectionFactory redis) {}
 
-  private Cluster(Kind kind, int count, RedisServer redis, int headerCache) {
+  private Cluster(Kind kind, int count, RedisServer redis, int headerCache,
+      dev.sessionless.core.Compression compression) {
     this.kind = kind;
     this.headerCache = headerCache;
+    this.compression = compression;
+    this.algorithm = compression == dev.sessionless.core.Compression.NONE ? Algorithm.HS256 : Algorithm.DIR_A256GCM;
+    this.keys = KeySet.of(TokenKey.generate("load-0", algorithm));
     this.down = new AtomicIntegerArray(count);
     this.redis = redis;
   }
@@ -93,6 +100,16 @@ public final class Cluster implements AutoCloseable {
    *     start, or {@code redis-server} is missing (the message says how to install it)
    */
   public static Cluster start(Kind kind, int count, Path redisServer, int headerCache) {
+    return start(kind, count, redisServer, headerCache, dev.sessionless.core.Compression.NONE);
+  }
+
+  /**
+   * {@link #start(Kind, int, Path, int)}, with the Sessionless nodes' tokens compressed as
+   * {@code compression}: {@code NONE} keeps HS256 signed tokens, any other kind makes them
+   * encrypted {@code dir} + {@code A256GCM} tokens (the only kind that compresses).
+   */
+  public static Cluster start(Kind kind, int count, Path redisServer, int headerCache,
+      dev.sessionless.core.Compression compression) {
     RedisServer redis = null;
     if (kind == Kind.SPRING_SESSION_REDIS) {
       Path exe = RedisServer.find(redisServer == null ? null : redisServer.toString())
@@ -101,7 +118,7 @@ public final class Cluster implements AutoCloseable {
                   + ": " + RedisServer.INSTALL_HINT));
       redis = RedisServer.start(exe);
     }
-    Cluster cluster = new Cluster(kind, count, redis, headerCache);
+    Cluster cluster = new Cluster(kind, count, redis, headerCache, compression);
     try {
       for (int i = 0; i < count; i++) {
         cluster.nodes.add(cluster.startNode(0));
@@ -129,7 +146,8 @@ public final class Cluster implements AutoCloseable {
           : new ServletContextHandler("/");
       if (kind == Kind.SESSIONLESS) {
         SessionlessFilter filter = SessionlessFilter.builder()
-            .keys(keySource).issuer("https://shop.example").audience("shop").build();
+            .keys(keySource).issuer("https://shop.example").audience("shop")
+            .algorithm(algorithm).compression(compression).build();
         context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
       } else if (kind == Kind.SPRING_SESSION_REDIS) {
         connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
@@ -223,8 +241,8 @@ public final class Cluster implements AutoCloseable {
       return;
     }
     Instant now = Instant.now();
-    TokenKey old = keys.signingKey(Algorithm.HS256, now).orElseThrow();
-    TokenKey fresh = TokenKey.generate("load-" + rotations.incrementAndGet(), Algorithm.HS256)
+    TokenKey old = keys.signingKey(algorithm, now).orElseThrow();
+    TokenKey fresh = TokenKey.generate("load-" + rotations.incrementAndGet(), algorithm)
         .withLifecycle(now, now, null, null);
     keys = keepOld
         ? KeySet.of(old.withLifecycle(null, null, now, now.plus(Duration.ofHours(1))), fresh)
