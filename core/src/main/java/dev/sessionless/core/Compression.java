@@ -21,7 +21,8 @@ public enum Compression {
    * only Sessionless reads these tokens (other JOSE libraries refuse the unknown {@code zip}),
    * which suits a session cookie that only the key holders can decrypt anyway. The dictionary
    * is fixed for as long as {@code SLD1} exists. Compressed by zlib at its best level, a few
-   * microseconds more per write than {@code DEFLATE}'s fixed codes.
+   * microseconds more per write than {@code DEFLATE}'s fixed codes (~7 µs against ~1.4 for a
+   * few hundred bytes).
    */
   DEFLATE_WITH_DICTIONARY("SLD1");
 
@@ -34,5 +35,35 @@ public enum Compression {
   /** The {@code zip} header value this kind writes; {@code null} for {@link #NONE}. */
   public String zipValue() {
     return zip;
+  }
+
+  /**
+   * The kind named {@code name}, as a configuration writes it: {@code none}, {@code deflate},
+   * {@code deflate-with-dictionary}, in any case, with {@code -} or {@code _}.
+   *
+   * @throws IllegalArgumentException if no kind has that name
+   */
+  public static Compression fromName(String name) {
+    String n = name.trim().replace('-', '_');
+    for (Compression c : values()) {
+      if (c.name().equalsIgnoreCase(n)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("compression must be none, deflate or deflate-with-dictionary, got '"
+        + name + "'");
+  }
+
+  /** The kind a token's {@code zip} header value names ({@link #NONE} for none); {@code null} if none does. */
+  static Compression forZip(String zip) {
+    if (zip == null) {
+      return NONE;
+    }
+    for (Compression c : values()) {
+      if (zip.equals(c.zip)) {
+        return c;
+      }
+    }
+    return null;
   }
 }

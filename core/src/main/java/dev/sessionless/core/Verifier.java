@@ -99,7 +99,7 @@ final class Verifier {
       HeaderParser.Header h = HeaderParser.parse(b, 0, d1);
       key = resolve(h, set);
       checkType(h.typ);
-      zip = h.zip == null ? 0 : h.zip.equals("DEF") ? 1 : 2; // resolve() refused any other value
+      zip = Compression.forZip(h.zip).ordinal(); // resolve() refused a value that names no kind
     }
     if (!key.verifiesAt(now)) {
       throw new TokenException(Reason.UNKNOWN_KEY,
@@ -152,7 +152,8 @@ final class Verifier {
       payload = scratch.payload(ctLen);
       payloadLen = decrypt(b, n, d1, d3, d4, ctLen, key, scratch, payload);
       if (zip != 0) {
-        int k = Deflate.inflate(payload, payloadLen, scratch, 4 * maxTokenLength, zip == 2);
+        int k = Deflate.inflate(payload, payloadLen, scratch, 4 * maxTokenLength,
+            zip == Compression.DEFLATE_WITH_DICTIONARY.ordinal());
         if (k == -2) {
           throw new TokenException(Reason.TOO_LARGE,
               "the compressed payload inflates beyond " + 4 * maxTokenLength + " bytes");
@@ -264,7 +265,7 @@ final class Verifier {
       throw new TokenException(Reason.ALGORITHM_MISMATCH,
           "the token's alg does not match the algorithm of key '" + key.kid() + "' (" + a.joseName() + ")");
     }
-    if (h.zip != null && (!a.isEncrypting() || !h.zip.equals("DEF") && !h.zip.equals("SLD1"))) {
+    if (h.zip != null && (!a.isEncrypting() || Compression.forZip(h.zip) == null)) {
       throw new TokenException(Reason.UNSUPPORTED_HEADER,
           a.isEncrypting() ? "only zip DEF and SLD1 are supported" : "a signed token must not carry zip");
     }

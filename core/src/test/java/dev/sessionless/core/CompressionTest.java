@@ -90,6 +90,16 @@ class CompressionTest {
   }
 
   @Test
+  void configurationNamesAreReadInAnyCaseWithDashesOrUnderscores() {
+    assertEquals(Compression.DEFLATE_WITH_DICTIONARY, Compression.fromName("deflate-with-dictionary"));
+    assertEquals(Compression.DEFLATE_WITH_DICTIONARY, Compression.fromName(" DEFLATE_WITH_DICTIONARY "));
+    assertEquals(Compression.NONE, Compression.fromName("None"));
+    assertEquals(Compression.DEFLATE, Compression.fromName("deflate"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Compression.fromName("zstd"));
+    assertEquals("compression must be none, deflate or deflate-with-dictionary, got 'zstd'", e.getMessage());
+  }
+
+  @Test
   void anUnknownZipIsRefusedAsAnUnsupportedHeader() {
     String token = codec(Compression.DEFLATE_WITH_DICTIONARY).encode(cart());
     String header = new String(Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),

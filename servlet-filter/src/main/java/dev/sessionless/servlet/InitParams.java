@@ -101,7 +101,7 @@ final class InitParams {
       b.compress(bool("compress", v));
     }
     if ((v = params.apply("compression")) != null) {
-      b.compression(compression(v));
+      b.compression(dev.sessionless.core.Compression.fromName(v));
     }
     if ((v = params.apply("cookie.max-chunks")) != null) {
       b.maxCookieChunks((int) number("cookie.max-chunks", v));
@@ -212,15 +212,6 @@ final class InitParams {
       }
     }
     throw new IllegalArgumentException("unknown algorithm '" + a + "'");
-  }
-
-  private static dev.sessionless.core.Compression compression(String v) {
-    for (dev.sessionless.core.Compression c : dev.sessionless.core.Compression.values()) {
-      if (c.name().equalsIgnoreCase(v.trim().replace('-', '_'))) {
-        return c;
-      }
-    }
-    throw new IllegalArgumentException("compression must be none, deflate or deflate-with-dictionary, got '" + v + "'");
   }
 
   private static boolean bool(String param, String v) {

@@ -78,17 +78,12 @@ public final class Options {
     if (jettyHeaderCache < 0) {
       throw bad("--jetty-header-cache must be 0 (off) or more, got " + jettyHeaderCache);
     }
-    String compression = o.getOrDefault("sessionless-compression", "none");
-    dev.sessionless.core.Compression kind = null;
-    for (dev.sessionless.core.Compression c : dev.sessionless.core.Compression.values()) {
-      if (c.name().replace('_', '-').equalsIgnoreCase(compression)) {
-        kind = c;
-      }
+    try {
+      this.sessionlessCompression = dev.sessionless.core.Compression.fromName(
+          o.getOrDefault("sessionless-compression", "none"));
+    } catch (IllegalArgumentException e) {
+      throw bad("--sessionless-" + e.getMessage());
     }
-    if (kind == null) {
-      throw bad("--sessionless-compression must be none, deflate or deflate-with-dictionary, got '" + compression + "'");
-    }
-    this.sessionlessCompression = kind;
     if (users < 1 || maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
         || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0 || systemWarmup.isZero()) {
       throw bad("out of range: users, max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
