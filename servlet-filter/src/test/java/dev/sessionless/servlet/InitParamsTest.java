@@ -17,6 +17,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
@@ -223,19 +224,18 @@ class InitParamsTest {
   void compressIsAnInitParameterForEncryptedTokensAndRefusedWithASigningAlgorithm() throws Exception {
     Map<String, String> env = Map.of("K", SECRET,
         "D", KeySet.of(TokenKey.generate("d1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
-    SessionlessFilter.Builder b = SessionlessFilter.builder();
-    Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "D",
-        "algorithm", "dir", "compress", "true");
-    try (AutoCloseable k = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
-      assertEquals(dev.sessionless.core.Compression.DEFLATE, b.compress);
-      b.build();
-    }
-    SessionlessFilter.Builder d = SessionlessFilter.builder();
-    Map<String, String> dictionary = Map.of("issuer", "i", "audience", "a", "keys.env", "D",
-        "algorithm", "dir", "compression", "deflate-with-dictionary");
-    try (AutoCloseable k = InitParams.apply(dictionary::get, env::get, d, getClass().getClassLoader())) {
-      assertEquals(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY, d.compress);
-      d.build();
+    // Each parameter and value, and the compression the builder is given.
+    Map<List<String>, dev.sessionless.core.Compression> given = Map.of(
+        List.of("compress", "true"), dev.sessionless.core.Compression.DEFLATE,
+        List.of("compression", "deflate-with-dictionary"), dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY);
+    for (Map.Entry<List<String>, dev.sessionless.core.Compression> g : given.entrySet()) {
+      SessionlessFilter.Builder b = SessionlessFilter.builder();
+      Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "D",
+          "algorithm", "dir", g.getKey().get(0), g.getKey().get(1));
+      try (AutoCloseable k = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
+        assertEquals(g.getValue(), b.compress, g.getKey().toString());
+        b.build();
+      }
     }
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
         () -> applied(Map.of("keys.env", "D", "algorithm", "dir", "compression", "zstd"), env));

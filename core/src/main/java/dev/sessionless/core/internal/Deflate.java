@@ -1,6 +1,5 @@
 package dev.sessionless.core.internal;
 
-import java.util.Arrays;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -44,33 +43,11 @@ public final class Deflate {
   private Deflate() {}
 
   /**
-   * Compresses {@code in[0, len)}; returns the compressed bytes. Up to {@link
-   * FixedHuffman#MAX_INPUT} bytes this is one fixed-code block, which any reader inflates without
-   * building code tables first (see {@link FixedHuffman}); larger inputs go to zlib.
-   */
-  public static byte[] deflate(byte[] in, int len) {
-    return copied(in, len, false);
-  }
-
-  /** Compresses {@code in[0, len)} with the {@code SLD1} dictionary; returns the compressed bytes. */
-  public static byte[] deflateWithDictionary(byte[] in, int len) {
-    return copied(in, len, true);
-  }
-
-  private static byte[] copied(byte[] in, int len, boolean dictionary) {
-    Scratch s = Scratch.take();
-    try {
-      int n = deflate(in, len, dictionary, s); // first: it may replace the buffer
-      return Arrays.copyOf(s.inflated(), n);
-    } finally {
-      s.release();
-    }
-  }
-
-  /**
-   * Compresses {@code in[0, len)} ({@link #deflate(byte[], int)}, or with the {@code SLD1}
-   * dictionary) into {@code scratch}'s inflate buffer, free on the encode path: the encoder
-   * allocates no array for the compressed bytes.
+   * Compresses {@code in[0, len)} into {@code scratch}'s inflate buffer, free on the encode path
+   * (the encoder allocates no array for the compressed bytes). Without the dictionary, up to
+   * {@link FixedHuffman#MAX_INPUT} bytes this is one fixed-code block, which any reader inflates
+   * without building code tables first (see {@link FixedHuffman}); larger inputs go to zlib. With
+   * the {@code SLD1} dictionary it is always zlib.
    *
    * @return the compressed length, at {@code scratch.inflated()[0, n)}
    */

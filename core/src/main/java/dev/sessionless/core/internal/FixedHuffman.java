@@ -100,16 +100,6 @@ final class FixedHuffman {
     return (3 + 9 * len + 7 + 7) / 8;
   }
 
-  /** Encodes {@code in[0, len)} as one final fixed-code block and returns exactly its bytes. */
-  static byte[] encode(byte[] in, int len) {
-    Tables t = TABLES.take();
-    try {
-      return Arrays.copyOf(t.out, encode(in, len, t.out, t));
-    } finally {
-      TABLES.give(t);
-    }
-  }
-
   /**
    * {@link #encode(byte[], int, byte[])} with the pooled match tables: into {@code out} (at least
    * {@link #maxEncodedLength(int)} bytes), allocating nothing.

@@ -33,7 +33,7 @@ class DeflateTest {
   void smallAndLargePayloadsRoundTripThroughAGrowingBuffer() {
     for (int size : new int[] {64, 1000, 5000, 40_000}) {
       byte[] plain = json(size);
-      byte[] deflated = Deflate.deflate(plain, plain.length);
+      byte[] deflated = Deflated.of(plain, plain.length);
       assertArrayEquals(plain, inflate(deflated, 64 * 1024), "size " + size);
     }
   }
@@ -41,7 +41,7 @@ class DeflateTest {
   @Test
   void aSmallTokenInflatesIntoASmallBufferNotTheCap() {
     byte[] plain = json(300);
-    byte[] deflated = Deflate.deflate(plain, plain.length);
+    byte[] deflated = Deflated.of(plain, plain.length);
     Scratch s = Scratch.take();
     try {
       int before = s.inflated().length; // a pooled scratch may hold a buffer grown earlier
@@ -56,13 +56,13 @@ class DeflateTest {
   @Test
   void dataThatInflatesPastTheCapIsRefusedAtTheCapExactly() {
     byte[] bomb = new byte[100_000];
-    byte[] deflated = Deflate.deflate(bomb, bomb.length);
+    byte[] deflated = Deflated.of(bomb, bomb.length);
     Scratch s = Scratch.take();
     try {
       assertEquals(-2, Deflate.inflate(deflated, deflated.length, s, 32 * 1024));
       assertTrue(s.inflated().length <= 32 * 1024, "the buffer never grows past the cap");
       byte[] exact = new byte[32 * 1024];
-      byte[] fits = Deflate.deflate(exact, exact.length);
+      byte[] fits = Deflated.of(exact, exact.length);
       assertEquals(exact.length, Deflate.inflate(fits, fits.length, s, 32 * 1024),
           "data inflating to exactly the cap is accepted");
     } finally {
@@ -73,7 +73,7 @@ class DeflateTest {
   @Test
   void aPooledInflaterServesTheNextTokenCleanlyAfterABadOrTruncatedOne() {
     byte[] plain = json(2000);
-    byte[] deflated = Deflate.deflate(plain, plain.length);
+    byte[] deflated = Deflated.of(plain, plain.length);
     byte[] garbage = new byte[200];
     new Random(7).nextBytes(garbage);
     byte[] truncated = Arrays.copyOf(deflated, deflated.length / 2);
@@ -87,7 +87,7 @@ class DeflateTest {
   @Test
   void trailingBytesAfterTheStreamAreRefused() {
     byte[] plain = json(500);
-    byte[] deflated = Deflate.deflate(plain, plain.length);
+    byte[] deflated = Deflated.of(plain, plain.length);
     byte[] padded = Arrays.copyOf(deflated, deflated.length + 3);
     assertEquals(null, inflate(padded, 64 * 1024));
   }
@@ -116,7 +116,7 @@ class DeflateTest {
   void theDictionaryKindRoundTripsAndIsReadByPlainZlibWithTheSameDictionary() throws Exception {
     for (int size : new int[] {1, 64, 300, 1000, 5000, 40_000}) {
       byte[] plain = json(size);
-      byte[] deflated = Deflate.deflateWithDictionary(plain, plain.length);
+      byte[] deflated = Deflated.withDictionary(plain, plain.length);
       assertArrayEquals(plain, inflateWithDictionary(deflated, 64 * 1024), "size " + size);
       // Any raw-DEFLATE reader given the same dictionary inflates it: plain java.util.zip here.
       java.util.zip.Inflater inf = new java.util.zip.Inflater(true);
@@ -140,15 +140,15 @@ class DeflateTest {
         + "\"Yx3-kLq9aPz0wVb1\",\"userId\":12345,\"roles\":[\"USER\",\"ADMIN\"],\"$sessionless\":{\"c\":"
         + "1795724494814,\"m\":1800,\"t\":{\"csrf\":\"s\",\"userId\":\"i\",\"roles\":\"L\"}}}}")
         .getBytes(StandardCharsets.US_ASCII);
-    int plain = Deflate.deflate(payload, payload.length).length;
-    int dictionary = Deflate.deflateWithDictionary(payload, payload.length).length;
+    int plain = Deflated.of(payload, payload.length).length;
+    int dictionary = Deflated.withDictionary(payload, payload.length).length;
     assertTrue(dictionary < plain * 0.85, "with the dictionary " + dictionary + " bytes, without " + plain);
   }
 
   @Test
   void aDictionaryBombStopsAtTheCapAndAPooledInflaterIsCleanAfterIt() {
     byte[] bomb = new byte[100_000];
-    byte[] deflated = Deflate.deflateWithDictionary(bomb, bomb.length);
+    byte[] deflated = Deflated.withDictionary(bomb, bomb.length);
     Scratch s = Scratch.take();
     try {
       assertEquals(-2, Deflate.inflate(deflated, deflated.length, s, 32 * 1024, true));
@@ -156,11 +156,11 @@ class DeflateTest {
       s.release();
     }
     byte[] plain = json(500);
-    byte[] fixed = Deflate.deflate(plain, plain.length);
+    byte[] fixed = Deflated.of(plain, plain.length);
     for (int i = 0; i < 3 * Deflate.POOLED; i++) {
       // The pool's inflaters, reset after a dictionary use, inflate plain DEF without one.
       assertArrayEquals(plain, inflate(fixed, 64 * 1024));
-      assertArrayEquals(plain, inflateWithDictionary(Deflate.deflateWithDictionary(plain, plain.length), 64 * 1024));
+      assertArrayEquals(plain, inflateWithDictionary(Deflated.withDictionary(plain, plain.length), 64 * 1024));
     }
   }
 }
