@@ -56,10 +56,7 @@ import org.openjdk.jmh.annotations.TearDown;
  *       {@code A256GCM}) whose payload is DEFLATEd ({@code compress(true)}): a shorter cookie
  *       for the container to parse, against compressing on every write (and inflating on every
  *       verification-cache miss, which this benchmark, one cookie per connection, never has).
- *   <li>{@code session=sessionless-dict}: the same, compressed with Sessionless's preset
- *       dictionary ({@code Compression.DEFLATE_WITH_DICTIONARY}, {@code zip: SLD1}): the
- *       shortest cookie, zlib at its best level on every write.
- * </ul>
+*
  *
  * {@code readOnly} reads a ~256-byte cart attribute (a record with a list of items) and writes
  * nothing; {@code writing} replaces it with a new one on every request, so Sessionless decodes,
@@ -75,7 +72,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class FilterOverheadBenchmark {
   /** Which session implementation serves the request. */
-  @Param({"none", "container", "sessionless", "sessionless-zip", "sessionless-dict"})
+  @Param({"none", "container", "sessionless", "sessionless-zip", "sessionless-dict", "sessionless-signed-dict"})
   String session;
 
   /**
@@ -173,14 +170,17 @@ public class FilterOverheadBenchmark {
         : new ServletContextHandler();
     context.setContextPath("/");
     if (session.startsWith("sessionless")) {
-      boolean zip = session.equals("sessionless-zip") || session.equals("sessionless-dict");
-      Algorithm alg = zip ? Algorithm.DIR_A256GCM : Algorithm.HS256;
-      SessionlessFilter.Builder b = SessionlessFilter.builder()
+      boolean encrypted = session.equals("sessionless-zip") || session.equals("sessionless-dict");
+      Algorithm alg = encrypted ? Algorithm.DIR_A256GCM : Algorithm.HS256;
+      dev.sessionless.core.Compression compression = switch (session) {
+        case "sessionless-zip" -> dev.sessionless.core.Compression.DEFLATE;
+        case "sessionless-dict", "sessionless-signed-dict" -> dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY;
+        default -> dev.sessionless.core.Compression.NONE;
+      };
+      SessionlessFilter filter = SessionlessFilter.builder()
           .keys(KeySet.of(TokenKey.generate("bench", alg))).algorithm(alg)
           .issuer("https://shop.example").audience("shop")
-          .attributeTypes(Cart.class, Item.class);
-      SessionlessFilter filter = (!zip ? b : b.compression(session.equals("sessionless-dict")
-          ? dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY : dev.sessionless.core.Compression.DEFLATE)).build();
+          .attributeTypes(Cart.class, Item.class).compression(compression).build();
       context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
     }
     ShopServlet servlet = new ShopServlet(sessions);

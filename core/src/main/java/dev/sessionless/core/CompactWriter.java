@@ -336,7 +336,12 @@ final class CompactWriter {
 
   /** Writes the signed token into {@code scratch.work}; returns its length. */
   private int sign(TokenKey key, byte[] payload, int len, Scratch scratch) {
-    byte[] header = header(key, Compression.NONE);
+    if (compress != Compression.NONE) {
+      // Into the scratch's inflate buffer, which the encode path does not otherwise use.
+      len = Deflate.deflate(payload, len, compress == Compression.DEFLATE_WITH_DICTIONARY, scratch);
+      payload = scratch.inflated();
+    }
+    byte[] header = header(key, compress);
     KeyEngine engine = key.engine();
     int total = header.length + 1 + Base64Url.encodedLength(len) + 1
         + Base64Url.encodedLength(engine.signatureLength());

@@ -44,10 +44,9 @@ public final class KeySet implements KeySource {
         throw new IllegalArgumentException("the kid '" + k.kid() + "' appears twice; key IDs must be unique");
       }
       entries.add(new HeaderIndex.Entry<>(k.header(Compression.NONE), k, Compression.NONE.ordinal()));
-      if (k.algorithm().isEncrypting()) {
-        for (Compression zip : new Compression[] {Compression.DEFLATE, Compression.DEFLATE_WITH_DICTIONARY}) {
-          entries.add(new HeaderIndex.Entry<>(k.header(zip), k, zip.ordinal()));
-        }
+      for (Compression zip : new Compression[] {Compression.DEFLATE, Compression.DEFLATE_WITH_DICTIONARY}) {
+        // A signed token with zip is found here too; the verifier refuses it unless its codec reads them.
+        entries.add(new HeaderIndex.Entry<>(k.header(zip), k, zip.ordinal()));
       }
     }
     this.byKid = m;

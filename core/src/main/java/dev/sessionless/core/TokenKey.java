@@ -59,7 +59,7 @@ public final class TokenKey {
   private final long retires;
   private final long expires;
   private final byte[] header;
-  /** For an encrypting key, the headers with each {@code zip} (indexed by {@link Compression#ordinal()}). */
+  /** The headers with each {@code zip} (indexed by {@link Compression#ordinal()}). */
   private final byte[][] zipHeaders;
 
   TokenKey(
@@ -80,8 +80,8 @@ public final class TokenKey {
     this.retires = retires;
     this.expires = expires;
     this.header = encodedHeader(Compression.NONE, null);
-    this.zipHeaders = algorithm.isEncrypting() ? new byte[][] {header,
-        encodedHeader(Compression.DEFLATE, null), encodedHeader(Compression.DEFLATE_WITH_DICTIONARY, null)} : null;
+    this.zipHeaders = new byte[][] {header,
+        encodedHeader(Compression.DEFLATE, null), encodedHeader(Compression.DEFLATE_WITH_DICTIONARY, null)};
   }
 
   /**
@@ -278,7 +278,7 @@ public final class TokenKey {
     return engine;
   }
 
-  /** The encoded header for tokens compressed as {@code zip} ({@link Compression#NONE} for a signing key). */
+  /** The encoded header for tokens compressed as {@code zip}. */
   byte[] header(Compression zip) {
     return zip == Compression.NONE ? header : zipHeaders[zip.ordinal()];
   }
@@ -391,9 +391,9 @@ public final class TokenKey {
       g.writeStringProperty("alg", algorithm.joseName());
       if (algorithm.isEncrypting()) {
         g.writeStringProperty("enc", algorithm.encryption().orElseThrow());
-        if (zip != Compression.NONE) {
-          g.writeStringProperty("zip", zip.zipValue());
-        }
+      }
+      if (zip != Compression.NONE) {
+        g.writeStringProperty("zip", zip.zipValue());
       }
       g.writeStringProperty("kid", kid);
       if (typ != null) {

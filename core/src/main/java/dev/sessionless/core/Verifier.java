@@ -37,10 +37,13 @@ final class Verifier {
   private final String audience;
   /** The codec's token type, or {@code null} for plain session tokens (no typ, or typ JWT). */
   private final String tokenType;
+  /** Whether signed tokens with {@code zip} are read (an extension; off by default). */
+  private final boolean signedZip;
 
   Verifier(KeySource keys, Set<Algorithm> accepted, String issuer, String audience, String tokenType,
-      long leewaySeconds, Clock clock, int maxTokenLength, StateMapper mapper) {
+      long leewaySeconds, Clock clock, int maxTokenLength, StateMapper mapper, boolean signedZip) {
     this.keys = keys;
+    this.signedZip = signedZip;
     this.issuer = issuer;
     this.audience = audience;
     this.tokenType = tokenType;
@@ -95,6 +98,9 @@ final class Verifier {
       }
       key = known.key;
       zip = known.zip;
+      if (zip != 0 && !signedZip && !key.algorithm().isEncrypting()) {
+        throw signedZipRefused();
+      }
     } else {
       HeaderParser.Header h = HeaderParser.parse(b, 0, d1);
       key = resolve(h, set);
@@ -151,18 +157,19 @@ final class Verifier {
       int ctLen = jweCiphertextLength(b, n, d1, d2, d3, d4, scratch);
       payload = scratch.payload(ctLen);
       payloadLen = decrypt(b, n, d1, d3, d4, ctLen, key, scratch, payload);
-      if (zip != 0) {
-        int k = Deflate.inflate(payload, payloadLen, scratch, 4 * maxTokenLength,
-            zip == Compression.DEFLATE_WITH_DICTIONARY.ordinal());
-        if (k == -2) {
-          throw new TokenException(Reason.TOO_LARGE,
-              "the compressed payload inflates beyond " + 4 * maxTokenLength + " bytes");
-        } else if (k < 0) {
-          throw new TokenException(Reason.MALFORMED, "the compressed payload is not valid DEFLATE");
-        }
-        payload = scratch.inflated();
-        payloadLen = k;
+    }
+    if (zip != 0) {
+      // Only now, with the signature or the authentication tag checked.
+      int k = Deflate.inflate(payload, payloadLen, scratch, 4 * maxTokenLength,
+          zip == Compression.DEFLATE_WITH_DICTIONARY.ordinal());
+      if (k == -2) {
+        throw new TokenException(Reason.TOO_LARGE,
+            "the compressed payload inflates beyond " + 4 * maxTokenLength + " bytes");
+      } else if (k < 0) {
+        throw new TokenException(Reason.MALFORMED, "the compressed payload is not valid DEFLATE");
       }
+      payload = scratch.inflated();
+      payloadLen = k;
     }
     if (!Utf8.isValid(payload, 0, payloadLen)) {
       throw new TokenException(Reason.MALFORMED, "the payload is not valid UTF-8");
@@ -265,11 +272,18 @@ final class Verifier {
       throw new TokenException(Reason.ALGORITHM_MISMATCH,
           "the token's alg does not match the algorithm of key '" + key.kid() + "' (" + a.joseName() + ")");
     }
-    if (h.zip != null && (!a.isEncrypting() || Compression.forZip(h.zip) == null)) {
-      throw new TokenException(Reason.UNSUPPORTED_HEADER,
-          a.isEncrypting() ? "only zip DEF and SLD1 are supported" : "a signed token must not carry zip");
+    if (h.zip != null && !a.isEncrypting() && !signedZip) {
+      throw signedZipRefused();
+    }
+    if (h.zip != null && Compression.forZip(h.zip) == null) {
+      throw new TokenException(Reason.UNSUPPORTED_HEADER, "only zip DEF and SLD1 are supported");
     }
     return key;
+  }
+
+  private static TokenException signedZipRefused() {
+    return new TokenException(Reason.UNSUPPORTED_HEADER, "a signed token must not carry zip"
+        + " (unless the codec accepts compressed signed tokens: acceptCompressedSignedTokens)");
   }
 
   private void checkClaims(ParsedClaims c, long now) {

@@ -114,7 +114,7 @@ class RoundTripTest {
         .audience("a").timeToLive(Duration.ZERO).build());
     assertThrows(IllegalStateException.class, () -> TokenCodec.builder().keys(keys).keys(keys));
     assertThrows(IllegalStateException.class, () -> TokenCodec.builder().keys(keys).issuer("i")
-        .audience("a").timeToLive(Duration.ofMinutes(1)).compress(true).build());
+        .audience("a").timeToLive(Duration.ofMinutes(1)).compress(true).acceptCompressedSignedTokens(false).build());
     assertThrows(IllegalArgumentException.class, () -> TokenKey.secret("k", Algorithm.HS256, new byte[31]));
     assertThrows(IllegalArgumentException.class, () -> TokenKey.secret("k", Algorithm.HS512, new byte[63]));
     assertThrows(IllegalArgumentException.class, () -> TokenKey.secret("k", Algorithm.DIR_A256GCM, new byte[33]));

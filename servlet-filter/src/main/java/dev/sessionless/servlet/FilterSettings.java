@@ -130,7 +130,10 @@ final class FilterSettings {
       codec.revocation(b.revocation);
     }
     if (b.compress != null) {
-      codec.compression(b.compress); // the codec refuses it for a signing algorithm, naming DIR_A256GCM
+      codec.compression(b.compress);
+    }
+    if (b.acceptCompressedSigned != null) {
+      codec.acceptCompressedSignedTokens(b.acceptCompressedSigned); // the codec refuses a contradiction
     }
     return new Settings(codec.build(), new AttributeCodec(m, b.types), carrier, c,
         (int) inactive.getSeconds(), absolute.getSeconds(), fraction,

@@ -103,6 +103,9 @@ final class InitParams {
     if ((v = params.apply("compression")) != null) {
       b.compression(dev.sessionless.core.Compression.fromName(v));
     }
+    if ((v = params.apply("accept-compressed-signed-tokens")) != null) {
+      b.acceptCompressedSignedTokens(bool("accept-compressed-signed-tokens", v));
+    }
     if ((v = params.apply("cookie.max-chunks")) != null) {
       b.maxCookieChunks((int) number("cookie.max-chunks", v));
     }

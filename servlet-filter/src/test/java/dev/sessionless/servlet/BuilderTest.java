@@ -24,9 +24,14 @@ class BuilderTest {
   }
 
   @Test
-  void compressionWithASigningAlgorithmIsRefusedAtBuild() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> valid().compress(true).build());
-    assertTrue(e.getMessage().contains("DIR_A256GCM"), e.getMessage());
+  void aFilterThatCompressesSignedTokensMustAcceptThem() {
+    valid().compress(true).build();
+    valid().acceptCompressedSignedTokens(true).build();
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> valid().compress(true).acceptCompressedSignedTokens(false).build());
+    assertTrue(e.getMessage().contains("acceptCompressedSignedTokens(false)"), e.getMessage());
+    assertThrows(IllegalStateException.class,
+        () -> valid().acceptCompressedSignedTokens(true).acceptCompressedSignedTokens(false));
     SessionlessFilter.builder().keys(KeySet.of(TokenKey.generate("e", Algorithm.DIR_A256GCM)))
         .algorithm(Algorithm.DIR_A256GCM).compress(true).issuer("i").audience("a").build();
   }

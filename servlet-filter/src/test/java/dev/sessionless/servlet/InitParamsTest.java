@@ -221,7 +221,7 @@ class InitParamsTest {
   }
 
   @Test
-  void compressIsAnInitParameterForEncryptedTokensAndRefusedWithASigningAlgorithm() throws Exception {
+  void compressionIsAnInitParameterAndASigningFilterThatCompressesMustAcceptIt() throws Exception {
     Map<String, String> env = Map.of("K", SECRET,
         "D", KeySet.of(TokenKey.generate("d1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     // Each parameter and value, and the compression the builder is given.
@@ -243,9 +243,19 @@ class InitParamsTest {
     IllegalStateException twice = assertThrows(IllegalStateException.class,
         () -> applied(Map.of("keys.env", "D", "algorithm", "dir", "compress", "true", "compression", "deflate"), env));
     assertTrue(twice.getMessage().contains("already set"), twice.getMessage());
-    RuntimeException e = assertThrows(RuntimeException.class,
-        () -> applied(Map.of("keys.env", "K", "compress", "true"), env));
-    assertTrue(e.getMessage().contains("DIR_A256GCM"), e.getMessage());
+    SessionlessFilter.Builder signed = SessionlessFilter.builder();
+    Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "K",
+        "compression", "deflate-with-dictionary", "accept-compressed-signed-tokens", "true");
+    try (AutoCloseable k = InitParams.apply(params::get, env::get, signed, getClass().getClassLoader())) {
+      assertEquals(Boolean.TRUE, signed.acceptCompressedSigned);
+      signed.build();
+    }
+    RuntimeException e = assertThrows(RuntimeException.class, () -> applied(Map.of("keys.env", "K",
+        "compress", "true", "accept-compressed-signed-tokens", "false"), env));
+    assertTrue(e.getMessage().contains("acceptCompressedSignedTokens(false)"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> applied(Map.of("keys.env", "K", "accept-compressed-signed-tokens", "sometimes"), env));
+    assertTrue(e.getMessage().contains("accept-compressed-signed-tokens"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
         () -> applied(Map.of("keys.env", "D", "algorithm", "dir", "compress", "yes please"), env));
     assertTrue(e.getMessage().contains("compress"), e.getMessage());

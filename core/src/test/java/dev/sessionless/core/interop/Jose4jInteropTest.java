@@ -140,6 +140,27 @@ class Jose4jInteropTest {
     assertPeerReadOurState(st);
   }
 
+  /**
+   * A compressed signed token (an extension: RFC 7515 has no {@code zip}): jose4j finds no JSON
+   * claims in it, so it reads nothing.
+   */
+  @org.junit.jupiter.api.Test
+  void jose4jRefusesOurCompressedSignedToken() throws Exception {
+    InteropCase c = InteropCase.HS256;
+    TokenKey key = TokenKey.generate("hs-zip", c.algorithm);
+    String token = dev.sessionless.core.TokenCodec.builder().keys(KeySet.of(key)).algorithm(c.algorithm)
+        .issuer(InteropFixtures.ISSUER).audience(InteropFixtures.AUDIENCE).timeToLive(InteropCase.TTL)
+        .clock(CLOCK).compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).build()
+        .encode(ourClaims("hs-zip", NBF).build());
+    assertEquals("SLD1", InteropFixtures.header(token).get("zip"));
+    JsonWebKey jwk = JsonWebKey.Factory.newJwk(verifierJwk(key));
+    Exception refused = org.junit.jupiter.api.Assertions.assertThrows(
+        org.jose4j.jwt.consumer.InvalidJwtException.class, () -> consumer(c, NOW)
+            .setVerificationKey(verificationKey(jwk)).build().processToClaims(token));
+    assertTrue(refused.getMessage().contains("Unable to parse what was expected to be the JWT Claim Set JSON"),
+        refused.getMessage());
+  }
+
   /** {@code zip: SLD1} is Sessionless's own: jose4j refuses it rather than read something else. */
   @org.junit.jupiter.api.Test
   void jose4jRefusesOurDictionaryCompressedToken() throws Exception {

@@ -117,6 +117,25 @@ class NimbusInteropTest {
     assertPeerReadOurState(st);
   }
 
+  /**
+   * A compressed signed token (an extension: RFC 7515 has no {@code zip}): its signature is an
+   * ordinary HS256 signature, but Nimbus finds no JSON claims in it, so it reads nothing.
+   */
+  @org.junit.jupiter.api.Test
+  void nimbusVerifiesButCannotReadOurCompressedSignedToken() throws Exception {
+    Instant now = now();
+    TokenKey key = TokenKey.generate("hs-zip", Algorithm.HS256);
+    String token = dev.sessionless.core.TokenCodec.builder().keys(KeySet.of(key)).algorithm(Algorithm.HS256)
+        .issuer(InteropFixtures.ISSUER).audience(InteropFixtures.AUDIENCE).timeToLive(InteropCase.TTL)
+        .clock(fixed(now)).compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).build()
+        .encode(ourClaims("hs-zip", now.minusSeconds(60)).build());
+    assertEquals("SLD1", InteropFixtures.header(token).get("zip"));
+    SignedJWT jws = SignedJWT.parse(token);
+    assertTrue(jws.verify(new MACVerifier(JWK.parse(verifierJwk(key)).toOctetSequenceKey())));
+    java.text.ParseException refused = assertThrows(java.text.ParseException.class, jws::getJWTClaimsSet);
+    assertTrue(refused.getMessage().contains("not a valid JSON object"), refused.getMessage());
+  }
+
   /** {@code zip: SLD1} is Sessionless's own: Nimbus refuses it rather than read something else. */
   @org.junit.jupiter.api.Test
   void nimbusRefusesOurDictionaryCompressedToken() throws Exception {

@@ -53,7 +53,14 @@ class TokenFormatTest {
           .compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).issuer(ISSUER).audience(AUDIENCE)
           .clock(clock).cookieName("SLD").build())
           .addMappingForUrlPatterns(null, false, "/d/*");
-      ctx.addServlet("app", new AppServlet()).addMapping("/s/*", "/z/*", "/d/*");
+      // Signed with the same key as /s/*: /h/* writes compressed HS256 tokens, /a/* only reads them.
+      ctx.addFilter("signed-dictionary", SessionlessFilter.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
+          .compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).clock(clock).cookieName("SLH").build())
+          .addMappingForUrlPatterns(null, false, "/h/*");
+      ctx.addFilter("signed-accepting", SessionlessFilter.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
+          .acceptCompressedSignedTokens(true).clock(clock).cookieName("SLA").build())
+          .addMappingForUrlPatterns(null, false, "/a/*");
+      ctx.addServlet("app", new AppServlet()).addMapping("/s/*", "/z/*", "/d/*", "/h/*", "/a/*");
     });
   }
 
@@ -115,6 +122,42 @@ class TokenFormatTest {
         "SLD1 " + token.length() + " characters, DEF " + z.cookies.get("SLZ").length());
     assertEquals(value + ":String", d.get("/d/read").get("attr.a"));
     assertEquals(value + ":String", d.get("/d/read").get("attr.a"), "and again, from the cookie the read left");
+  }
+
+  @Test
+  void compressedSignedSessionIsShorterAndReadOnlyWhereAcceptedElseANewSessionNotAnError() {
+    String value = "SKU-1001 Espresso beans 1kg x1, SKU-2002 Ceramic cup x2";
+    String query = "/set?value=" + java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
+    TestClient plain = new TestClient(container);
+    plain.get("/s" + query);
+    TestClient h = new TestClient(container);
+    assertEquals(1, h.get("/h" + query).setCookie("SLH").size());
+    String token = h.cookies.get("SLH");
+    assertEquals(3, token.split("\\.", -1).length, "a compact JWS: " + token);
+    String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals("{\"alg\":\"HS256\",\"zip\":\"SLD1\",\"kid\":\"k1\"}", header);
+    assertTrue(token.length() < plain.cookies.get("SL").length(),
+        "compressed " + token.length() + " characters, plain " + plain.cookies.get("SL").length());
+    assertEquals(value + ":String", h.get("/h/read").get("attr.a"));
+
+    // A node that accepts them reads it, and writes its own kind back: the way back from a rollout.
+    TestClient a = new TestClient(container);
+    a.cookies.put("SLA", token);
+    assertEquals(value + ":String", a.get("/a/read").get("attr.a"));
+    a.get("/a" + query.replace("value=", "value=again%20"));
+    String rewritten = a.cookies.get("SLA");
+    assertFalse(new String(java.util.Base64.getUrlDecoder().decode(rewritten.substring(0, rewritten.indexOf('.'))),
+        java.nio.charset.StandardCharsets.UTF_8).contains("zip"), "an accepting node writes plain tokens");
+
+    // A node that does not: the token is refused as an unsupported header, and the request goes on.
+    TestClient s = new TestClient(container);
+    s.cookies.put("SL", token);
+    TestClient.Reply r = s.get("/s/read");
+    assertEquals(200, r.status, r.body);
+    assertEquals("UNSUPPORTED_HEADER", r.get("rejection"), r.body);
+    assertEquals("none", r.get("session"), r.body);
+    assertTrue(r.setCookie("SL").get(0).contains("Max-Age=0"), "the cookie is cleared: " + r.setCookies);
   }
 
   @Test

@@ -133,6 +133,9 @@ public class SessionlessAutoConfiguration {
     if (properties.getCompression() != null) {
       b.compression(properties.getCompression()); // with compress too: "already set" at startup
     }
+    if (properties.getAcceptCompressedSignedTokens() != null) {
+      b.acceptCompressedSignedTokens(properties.getAcceptCompressedSignedTokens());
+    }
     b.attributeTypes(properties.getAttributeTypes().toArray(new Class<?>[0]));
     b.onBadAttribute(properties.getOnBadAttribute());
     customizers.orderedStream().forEach(c -> c.customize(b));

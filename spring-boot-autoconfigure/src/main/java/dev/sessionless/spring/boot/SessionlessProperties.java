@@ -61,19 +61,26 @@ public class SessionlessProperties {
   private final Cookie cookie = new Cookie();
 
   /**
-   * DEFLATE the token's payload before encrypting it ("zip":"DEF", RFC 7516): shorter cookies
-   * for larger sessions, for some CPU on every write. Only with algorithm DIR_A256GCM; the
-   * startup fails with any other. Off if not set.
+   * DEFLATE the token's payload ("zip":"DEF"): shorter cookies for larger sessions, for some CPU
+   * on every write. Off if not set. The same as compression=DEFLATE.
    */
   private Boolean compress;
 
   /**
-   * How to compress the token's payload before encrypting it, instead of compress: NONE,
-   * DEFLATE ("zip":"DEF", read by every JOSE library) or DEFLATE_WITH_DICTIONARY ("zip":"SLD1",
-   * the shortest cookies, read only by Sessionless). Only with algorithm DIR_A256GCM; set
-   * compress or this, not both. Every kind is read whatever this says.
+   * How to compress the token's payload, instead of compress: NONE, DEFLATE ("zip":"DEF") or
+   * DEFLATE_WITH_DICTIONARY ("zip":"SLD1", the shortest cookies, read only by Sessionless). Set
+   * compress or this, not both. An encrypted (DIR_A256GCM) token of every kind is read whatever
+   * this says. A compressed signed token (HS256 and the others) is an extension that other JOSE
+   * libraries do not read, and that a Sessionless node reads only with
+   * accept-compressed-signed-tokens (which this implies): set that on every node first.
    */
   private dev.sessionless.core.Compression compression;
+
+  /**
+   * Read signed tokens compressed with compression (a JWS with "zip"). Off if not set, and on
+   * when this node writes them.
+   */
+  private Boolean acceptCompressedSignedTokens;
 
   /**
    * Carry the token in this request and response header instead of cookies (for APIs). Cookie
@@ -99,7 +106,7 @@ public class SessionlessProperties {
   private final Filter filter = new Filter();
 
   /**
-   * Whether the token's payload is DEFLATE-compressed before encryption.
+   * Whether the token's payload is DEFLATE-compressed.
    *
    * @return the setting, or {@code null} if not set (off)
    */
@@ -108,16 +115,16 @@ public class SessionlessProperties {
   }
 
   /**
-   * Sets whether the token's payload is DEFLATE-compressed before encryption.
+   * Sets whether the token's payload is DEFLATE-compressed.
    *
-   * @param compress {@code true} to compress (only with {@code DIR_A256GCM})
+   * @param compress {@code true} to compress
    */
   public void setCompress(Boolean compress) {
     this.compress = compress;
   }
 
   /**
-   * How the token's payload is compressed before encryption.
+   * How the token's payload is compressed.
    *
    * @return the setting, or {@code null} if not set (see {@link #getCompress()})
    */
@@ -128,10 +135,28 @@ public class SessionlessProperties {
   /**
    * Sets how the token's payload is compressed before encryption.
    *
-   * @param compression the kind (only with {@code DIR_A256GCM}; not together with {@code compress})
+   * @param compression the kind (not together with {@code compress})
    */
   public void setCompression(dev.sessionless.core.Compression compression) {
     this.compression = compression;
+  }
+
+  /**
+   * Whether signed tokens with {@code zip} are read.
+   *
+   * @return the setting, or {@code null} if not set (off, unless this node writes them)
+   */
+  public Boolean getAcceptCompressedSignedTokens() {
+    return acceptCompressedSignedTokens;
+  }
+
+  /**
+   * Sets whether signed tokens with {@code zip} are read.
+   *
+   * @param accept {@code true} to read them (set on every node before any node writes them)
+   */
+  public void setAcceptCompressedSignedTokens(Boolean accept) {
+    this.acceptCompressedSignedTokens = accept;
   }
 
   /** The Spring Security integration. */

@@ -120,7 +120,7 @@ class StartupTest {
   }
 
   @Test
-  void compressedEncryptedTokensAreAPropertyAndRefusedWithASigningAlgorithm() throws Exception {
+  void compressedTokensAreAPropertyForEncryptedAndSignedTokens() throws Exception {
     Path keys = dir.resolve("dir.jwks");
     Files.writeString(keys, KeySet.of(TokenKey.generate("d1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     // Each setting, and the zip member its token's header must (or must not) carry.
@@ -139,9 +139,19 @@ class StartupTest {
         assertTrue(header.contains(s.getValue()), s.getKey() + ": " + header);
       }
     }
-    Throwable e = assertThrows(Exception.class,
-        () -> Instance.start(PlainApp.class, keyFile(), "sessionless.compress=true").close());
-    assertTrue(root(e).getMessage().contains("DIR_A256GCM"), root(e).getMessage());
+    // HS256 (the keyFile()'s): a compressed signed token, which this node then reads.
+    try (Instance app = Instance.start(PlainApp.class, keyFile(), "sessionless.compression=deflate-with-dictionary")) {
+      Browser browser = new Browser();
+      assertEquals("1:1800", browser.get(app.uri("/count")).body());
+      assertEquals("2:1800", browser.get(app.uri("/count")).body(), "the compressed signed token reads back");
+      String token = browser.cookie("SESSIONLESS").orElseThrow();
+      assertEquals(3, token.split("\\.", -1).length, token);
+      assertTrue(new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+          java.nio.charset.StandardCharsets.UTF_8).contains("\"zip\":\"SLD1\""), token);
+    }
+    Throwable e = assertThrows(Exception.class, () -> Instance.start(PlainApp.class, keyFile(),
+        "sessionless.compress=true", "sessionless.accept-compressed-signed-tokens=false").close());
+    assertTrue(root(e).getMessage().contains("acceptCompressedSignedTokens(false)"), root(e).getMessage());
     Throwable both = assertThrows(Exception.class, () -> Instance.start(PlainApp.class, "sessionless.keys.file=" + keys,
         "sessionless.algorithm=DIR_A256GCM", "sessionless.compress=true", "sessionless.compression=deflate").close());
     assertTrue(root(both).getMessage().contains("already set"), root(both).getMessage());
