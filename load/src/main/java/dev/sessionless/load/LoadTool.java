@@ -127,7 +127,7 @@ public final class LoadTool {
     try (Injector injector = Injector.builder().warmup(options.warmup).progress(progress::println).build()) {
       for (String system : systems) {
         clusters.put(system, Cluster.start(kind(system), NODES, options.redisServer, options.jettyHeaderCache,
-            options.sessionlessCompression));
+            options.sessionlessAlgorithm, options.sessionlessCompression));
         results.put(system, new LinkedHashMap<String, Object>());
       }
       // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is
@@ -203,10 +203,11 @@ public final class LoadTool {
 
   /** How the Sessionless nodes' tokens are made, for the report. */
   private static String tokens(Options options) {
+    String alg = options.sessionlessAlgorithm.isEncrypting() ? "dir + A256GCM, encrypted" : "HS256, signed";
     return switch (options.sessionlessCompression) {
-      case NONE -> "HS256, signed";
-      case DEFLATE -> "dir + A256GCM, zip DEF";
-      case DEFLATE_WITH_DICTIONARY -> "dir + A256GCM, zip SLD1 (preset dictionary)";
+      case NONE -> alg;
+      case DEFLATE -> alg + ", zip DEF";
+      case DEFLATE_WITH_DICTIONARY -> alg + ", zip SLD1 (preset dictionary)";
     };
   }
 

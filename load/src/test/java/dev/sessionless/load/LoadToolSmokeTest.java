@@ -130,9 +130,18 @@ class LoadToolSmokeTest {
   }
 
   @Test
-  void sessionlessTokensAreSignedUnlessACompressionIsAskedForAndAnUnknownOneIsRefused() {
+  void sessionlessTokensAreSignedAndPlainUnlessAskedAndUnknownSettingsAreRefused() {
     assertEquals(dev.sessionless.core.Compression.NONE,
         dev.sessionless.load.internal.Options.parse("peak").sessionlessCompression);
+    assertEquals(dev.sessionless.core.Algorithm.HS256,
+        dev.sessionless.load.internal.Options.parse("peak").sessionlessAlgorithm);
+    assertEquals(dev.sessionless.core.Algorithm.DIR_A256GCM,
+        dev.sessionless.load.internal.Options.parse("peak", "--sessionless-algorithm=dir").sessionlessAlgorithm);
+    ByteArrayOutputStream badAlg = new ByteArrayOutputStream();
+    assertEquals(2, LoadTool.run(new String[] {"peak", "--sessionless-algorithm=rs256"}, System.out,
+        new PrintStream(badAlg, true, StandardCharsets.UTF_8)));
+    assertTrue(badAlg.toString(StandardCharsets.UTF_8).contains("--sessionless-algorithm must be hs256 or dir"),
+        badAlg.toString(StandardCharsets.UTF_8));
     assertEquals(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY, dev.sessionless.load.internal.Options
         .parse("peak", "--sessionless-compression=deflate-with-dictionary").sessionlessCompression);
     ByteArrayOutputStream err = new ByteArrayOutputStream();

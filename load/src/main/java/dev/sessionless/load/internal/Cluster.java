@@ -58,7 +58,7 @@ public final class Cluster implements AutoCloseable {
   private final AtomicIntegerArray down;
   private final AtomicInteger rotations = new AtomicInteger();
   private final RedisServer redis;
-  /** The Sessionless nodes' token compression; anything but NONE means encrypted {@code dir} tokens. */
+  /** The Sessionless nodes' token compression. */
   private final dev.sessionless.core.Compression compression;
   private final Algorithm algorithm;
   private volatile KeySet keys;
@@ -66,12 +66,12 @@ public final class Cluster implements AutoCloseable {
 
   private record Node(Server server, int port, LettuceConnectionFactory redis) {}
 
-  private Cluster(Kind kind, int count, RedisServer redis, int headerCache,
+  private Cluster(Kind kind, int count, RedisServer redis, int headerCache, Algorithm algorithm,
       dev.sessionless.core.Compression compression) {
     this.kind = kind;
     this.headerCache = headerCache;
     this.compression = compression;
-    this.algorithm = compression == dev.sessionless.core.Compression.NONE ? Algorithm.HS256 : Algorithm.DIR_A256GCM;
+    this.algorithm = algorithm;
     this.keys = KeySet.of(TokenKey.generate("load-0", algorithm));
     this.down = new AtomicIntegerArray(count);
     this.redis = redis;
@@ -100,15 +100,15 @@ public final class Cluster implements AutoCloseable {
    *     start, or {@code redis-server} is missing (the message says how to install it)
    */
   public static Cluster start(Kind kind, int count, Path redisServer, int headerCache) {
-    return start(kind, count, redisServer, headerCache, dev.sessionless.core.Compression.NONE);
+    return start(kind, count, redisServer, headerCache, Algorithm.HS256, dev.sessionless.core.Compression.NONE);
   }
 
   /**
-   * {@link #start(Kind, int, Path, int)}, with the Sessionless nodes' tokens compressed as
-   * {@code compression}: {@code NONE} keeps HS256 signed tokens, any other kind makes them
-   * encrypted {@code dir} + {@code A256GCM} tokens (the only kind that compresses).
+   * {@link #start(Kind, int, Path, int)}, with the Sessionless nodes' tokens made with {@code
+   * algorithm} ({@code HS256} signed, or {@code DIR_A256GCM} encrypted) and compressed as
+   * {@code compression} (for a signed token, a compressed JWS, which the nodes then accept).
    */
-  public static Cluster start(Kind kind, int count, Path redisServer, int headerCache,
+  public static Cluster start(Kind kind, int count, Path redisServer, int headerCache, Algorithm algorithm,
       dev.sessionless.core.Compression compression) {
     RedisServer redis = null;
     if (kind == Kind.SPRING_SESSION_REDIS) {
@@ -118,7 +118,7 @@ public final class Cluster implements AutoCloseable {
                   + ": " + RedisServer.INSTALL_HINT));
       redis = RedisServer.start(exe);
     }
-    Cluster cluster = new Cluster(kind, count, redis, headerCache, compression);
+    Cluster cluster = new Cluster(kind, count, redis, headerCache, algorithm, compression);
     try {
       for (int i = 0; i < count; i++) {
         cluster.nodes.add(cluster.startNode(0));

@@ -39,12 +39,10 @@ public final class Options {
   public final Path redisServer;
   /** Jetty's per-connection header cache size on every node of every system (Jetty's default: 1024). */
   public final int jettyHeaderCache;
-  /**
-   * How the Sessionless nodes compress their tokens: {@code NONE} (the default) keeps HS256
-   * signed tokens; any other kind switches them to encrypted {@code dir} + {@code A256GCM}
-   * tokens, the only kind that compresses.
-   */
+  /** How the Sessionless nodes compress their tokens: {@code NONE} (the default) or a kind. */
   public final dev.sessionless.core.Compression sessionlessCompression;
+  /** The Sessionless nodes' token algorithm: {@code HS256} (the default) or {@code DIR_A256GCM}. */
+  public final dev.sessionless.core.Algorithm sessionlessAlgorithm;
 
   private Options(Map<String, String> o, List<String> profiles) {
     this.profiles = profiles;
@@ -84,6 +82,12 @@ public final class Options {
     } catch (IllegalArgumentException e) {
       throw bad("--sessionless-" + e.getMessage());
     }
+    String alg = o.getOrDefault("sessionless-algorithm", "hs256");
+    this.sessionlessAlgorithm = switch (alg) {
+      case "hs256" -> dev.sessionless.core.Algorithm.HS256;
+      case "dir" -> dev.sessionless.core.Algorithm.DIR_A256GCM;
+      default -> throw bad("--sessionless-algorithm must be hs256 or dir, got '" + alg + "'");
+    };
     if (users < 1 || maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
         || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0 || systemWarmup.isZero()) {
       throw bad("out of range: users, max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
@@ -119,7 +123,7 @@ public final class Options {
     for (String k : o.keySet()) {
       if (!List.of("systems", "max-users", "step", "warmup", "think", "start-rate", "rate-factor", "max-steps",
           "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "redis-server",
-          "rotation", "jetty-header-cache", "sessionless-compression").contains(k)) {
+          "rotation", "jetty-header-cache", "sessionless-compression", "sessionless-algorithm").contains(k)) {
         throw bad("unknown option --" + k);
       }
     }
@@ -139,8 +143,9 @@ public final class Options {
         "  --redis-server=PATH                                     default: redis-server on the PATH",
         "  --jetty-header-cache=0                                  every node's Jetty header cache (Jetty's own default",
         "                                                          1024 re-caches a changed session cookie every request)",
-        "  --sessionless-compression=none                          none (HS256 tokens), deflate or deflate-with-dictionary",
-        "                                                          (both: encrypted dir + A256GCM tokens, shorter cookies)",
+        "  --sessionless-algorithm=hs256                           hs256 (signed tokens) or dir (encrypted, A256GCM)",
+        "  --sessionless-compression=none                          none, deflate or deflate-with-dictionary (shorter",
+        "                                                          cookies; with hs256, compressed signed tokens)",
         "  --system-warmup=10s                                     untimed warm-up of each system before its profiles",
         "  --max-users=64 --step=5s --warmup=1s --think=0ms       steps (warmup: the discarded start of each step)",
         "  --start-rate=200 --rate-factor=1.5 --max-steps=8        stress",
