@@ -32,7 +32,10 @@ public final class TokenException extends RuntimeException {
     DECRYPTION_FAILED(true),
     /** The header's {@code alg} or {@code enc} is not the named key's, is {@code none}, or is not accepted. */
     ALGORITHM_MISMATCH(true),
-    /** The header carries a parameter this library does not accept ({@code crit}, {@code zip} on a JWS, ...). */
+    /**
+     * The header carries a parameter this library does not accept ({@code crit}, {@code zip} on
+     * a JWS unless the codec accepts compressed signed tokens, ...).
+     */
     UNSUPPORTED_HEADER(true),
     /** A required claim ({@code iss}, {@code aud}, {@code iat}, {@code exp}, {@code jti}) is absent. */
     MISSING_CLAIM(true),

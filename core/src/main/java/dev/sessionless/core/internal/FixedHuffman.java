@@ -140,7 +140,7 @@ final class FixedHuffman {
   }
 
   /**
-   * {@link #encode(byte[], int, byte[])} with the pooled match tables: into {@code out} (at least
+   * {@link #encode(byte[], int, Preset, byte[])} with the pooled match tables: into {@code out} (at least
    * {@link #maxEncodedLength(int)} bytes), allocating nothing.
    */
   static int encodePooled(byte[] in, int len, Preset preset, byte[] out) {
