@@ -57,9 +57,17 @@ public final class HeaderIndex<K> {
     return null;
   }
 
+  private static final java.lang.invoke.VarHandle INT =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+  /** Every byte, read four at a time: a quarter of the multiply chain of a byte-wise hash. */
   private static int hash(byte[] b, int from, int to) {
     int h = to - from;
-    for (int i = from; i < to; i++) {
+    int i = from;
+    for (; i + 4 <= to; i += 4) {
+      h = 31 * h + (int) INT.get(b, i);
+    }
+    for (; i < to; i++) {
       h = 31 * h + b[i];
     }
     return h ^ (h >>> 16);

@@ -26,10 +26,13 @@ public final class StateReaders {
   private final long maxStringLength;
   private final long maxNumberLength;
   private final long maxDocumentLength;
+  /** {@link #isPlainValue} for {@code String}, the common case, asked once rather than per read. */
+  private final boolean stringIsPlain;
 
   /** @param mapper the codec's mapper */
   public StateReaders(StateMapper mapper) {
     this.mapper = mapper;
+    this.stringIsPlain = asks(mapper, String.class);
     StateMapper.ReadLimits c = mapper.readLimits();
     this.maxStringLength = c.maxStringLength();
     this.maxNumberLength = c.maxNumberLength();
@@ -52,9 +55,13 @@ public final class StateReaders {
    * instead of read again.
    */
   public boolean isPlainValue(Class<?> type) {
-    if (!IMMUTABLE.contains(type)) {
-      return false; // whatever the mapper says: only immutable values are handed out again
+    if (type == String.class) {
+      return stringIsPlain;
     }
+    return IMMUTABLE.contains(type) && asks(mapper, type); // else only immutable values are handed out again
+  }
+
+  private static boolean asks(StateMapper mapper, Class<?> type) {
     try {
       return mapper.readsPlainly(type);
     } catch (RuntimeException e) {
