@@ -72,6 +72,20 @@ final class InteropFixtures {
   }
 
   /**
+   * Our token under {@code key}, compressed with Sessionless's own {@code zip: SLD1} (an
+   * encrypted one, or for a signing key a compressed JWS), with {@link #ourClaims} under the
+   * key's kid as session id; checks the header says {@code SLD1}.
+   */
+  static String sld1Token(TokenKey key, java.time.Clock clock, Instant notBefore) {
+    String token = dev.sessionless.core.TokenCodec.builder().keys(dev.sessionless.core.KeySet.of(key))
+        .algorithm(key.algorithm()).issuer(ISSUER).audience(AUDIENCE).timeToLive(InteropCase.TTL)
+        .clock(clock).compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).build()
+        .encode(ourClaims(key.kid(), notBefore).build());
+    assertEquals("SLD1", header(token).get("zip"));
+    return token;
+  }
+
+  /**
    * The state as plain JSON values, written by hand (not by Jackson): what a peer must read out
    * of our {@code st} claim, and what peers write into theirs.
    */

@@ -125,11 +125,7 @@ class NimbusInteropTest {
   void nimbusVerifiesButCannotReadOurCompressedSignedToken() throws Exception {
     Instant now = now();
     TokenKey key = TokenKey.generate("hs-zip", Algorithm.HS256);
-    String token = dev.sessionless.core.TokenCodec.builder().keys(KeySet.of(key)).algorithm(Algorithm.HS256)
-        .issuer(InteropFixtures.ISSUER).audience(InteropFixtures.AUDIENCE).timeToLive(InteropCase.TTL)
-        .clock(fixed(now)).compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).build()
-        .encode(ourClaims("hs-zip", now.minusSeconds(60)).build());
-    assertEquals("SLD1", InteropFixtures.header(token).get("zip"));
+    String token = InteropFixtures.sld1Token(key, fixed(now), now.minusSeconds(60));
     SignedJWT jws = SignedJWT.parse(token);
     assertTrue(jws.verify(new MACVerifier(JWK.parse(verifierJwk(key)).toOctetSequenceKey())));
     java.text.ParseException refused = assertThrows(java.text.ParseException.class, jws::getJWTClaimsSet);
@@ -142,11 +138,7 @@ class NimbusInteropTest {
     InteropCase c = InteropCase.DIR_A256GCM_DEF;
     Instant now = now();
     TokenKey key = TokenKey.generate("sld1", c.algorithm);
-    String token = dev.sessionless.core.TokenCodec.builder().keys(KeySet.of(key)).algorithm(c.algorithm)
-        .issuer(InteropFixtures.ISSUER).audience(InteropFixtures.AUDIENCE).timeToLive(InteropCase.TTL)
-        .clock(fixed(now)).compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).build()
-        .encode(ourClaims("sld1", now.minusSeconds(60)).build());
-    assertEquals("SLD1", InteropFixtures.header(token).get("zip"));
+    String token = InteropFixtures.sld1Token(key, fixed(now), now.minusSeconds(60));
     EncryptedJWT jwe = EncryptedJWT.parse(token);
     assertEquals(new CompressionAlgorithm("SLD1"), jwe.getHeader().getCompressionAlgorithm());
     OctetSequenceKey secret = JWK.parse(verifierJwk(key)).toOctetSequenceKey();

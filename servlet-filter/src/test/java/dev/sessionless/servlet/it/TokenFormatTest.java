@@ -71,6 +71,24 @@ class TokenFormatTest {
     }
   }
 
+  /** The decoded JSON of a compact token's header. */
+  private static String headerOf(String token) {
+    return new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+        java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** The path and query that store {@code value} as the attribute {@code a}. */
+  private static String setQuery(String value) {
+    return "/set?value=" + java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** A new client that stored {@code value} under {@code path}, answered with one {@code cookie}. */
+  private TestClient written(String path, String cookie, String value) {
+    TestClient c = new TestClient(container);
+    assertEquals(1, c.get(path + setQuery(value)).setCookie(cookie).size(), path);
+    return c;
+  }
+
   /** A token exactly as the filter wrote it before type tags: full class names. */
   private String fullClassNameToken() {
     Map<String, String> types = new LinkedHashMap<>();
@@ -93,14 +111,11 @@ class TokenFormatTest {
 
   @Test
   void compressedEncryptedSessionCarriesAZipHeaderAndReadsBack() {
-    TestClient c = new TestClient(container);
     String value = "a value that repeats, ".repeat(20);
-    assertEquals(1, c.get("/z/set?value=" + java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8))
-        .setCookie("SLZ").size());
+    TestClient c = written("/z", "SLZ", value);
     String token = c.cookies.get("SLZ");
     assertEquals(5, token.split("\\.", -1).length, "a compact JWE: " + token);
-    String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
-        java.nio.charset.StandardCharsets.UTF_8);
+    String header = headerOf(token);
     assertTrue(header.contains("\"zip\":\"DEF\""), header);
     assertTrue(token.length() < value.length(), "compressed: " + token.length() + " characters");
     assertEquals(value + ":String", c.get("/z/read").get("attr.a"));
@@ -109,14 +124,10 @@ class TokenFormatTest {
   @Test
   void dictionaryCompressedSessionCarriesItsZipIsShorterAndReadsBack() {
     String value = "SKU-1001 Espresso beans 1kg x1";
-    String query = "/set?value=" + java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
-    TestClient z = new TestClient(container);
-    z.get("/z" + query);
-    TestClient d = new TestClient(container);
-    assertEquals(1, d.get("/d" + query).setCookie("SLD").size());
+    TestClient z = written("/z", "SLZ", value);
+    TestClient d = written("/d", "SLD", value);
     String token = d.cookies.get("SLD");
-    String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
-        java.nio.charset.StandardCharsets.UTF_8);
+    String header = headerOf(token);
     assertTrue(header.contains("\"zip\":\"SLD1\""), header);
     assertTrue(token.length() < z.cookies.get("SLZ").length(),
         "SLD1 " + token.length() + " characters, DEF " + z.cookies.get("SLZ").length());
@@ -127,15 +138,11 @@ class TokenFormatTest {
   @Test
   void compressedSignedSessionIsShorterAndReadOnlyWhereAcceptedElseANewSessionNotAnError() {
     String value = "SKU-1001 Espresso beans 1kg x1, SKU-2002 Ceramic cup x2";
-    String query = "/set?value=" + java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
-    TestClient plain = new TestClient(container);
-    plain.get("/s" + query);
-    TestClient h = new TestClient(container);
-    assertEquals(1, h.get("/h" + query).setCookie("SLH").size());
+    TestClient plain = written("/s", "SL", value);
+    TestClient h = written("/h", "SLH", value);
     String token = h.cookies.get("SLH");
     assertEquals(3, token.split("\\.", -1).length, "a compact JWS: " + token);
-    String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
-        java.nio.charset.StandardCharsets.UTF_8);
+    String header = headerOf(token);
     assertEquals("{\"alg\":\"HS256\",\"zip\":\"SLD1\",\"kid\":\"k1\"}", header);
     assertTrue(token.length() < plain.cookies.get("SL").length(),
         "compressed " + token.length() + " characters, plain " + plain.cookies.get("SL").length());
@@ -145,10 +152,9 @@ class TokenFormatTest {
     TestClient a = new TestClient(container);
     a.cookies.put("SLA", token);
     assertEquals(value + ":String", a.get("/a/read").get("attr.a"));
-    a.get("/a" + query.replace("value=", "value=again%20"));
+    a.get("/a" + setQuery("again " + value));
     String rewritten = a.cookies.get("SLA");
-    assertFalse(new String(java.util.Base64.getUrlDecoder().decode(rewritten.substring(0, rewritten.indexOf('.'))),
-        java.nio.charset.StandardCharsets.UTF_8).contains("zip"), "an accepting node writes plain tokens");
+    assertFalse(headerOf(rewritten).contains("zip"), "an accepting node writes plain tokens");
 
     // A node that does not: the token is refused as an unsupported header, and the request goes on.
     TestClient s = new TestClient(container);
