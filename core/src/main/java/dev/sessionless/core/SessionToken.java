@@ -47,7 +47,11 @@ public final class SessionToken {
   private final StateReaders readers;
   final TokenKey key;
   final KeySet keySet;
-  private volatile StateIndex index;
+  /**
+   * Not volatile: a StateIndex is safe to publish through a race (its fields are final, its
+   * lazily made map volatile), so two threads at worst both build one, as with String's hash.
+   */
+  private StateIndex index;
   /** What a sibling module derived from this token's bytes alone ({@code StateAccess.attach}). */
   private volatile Object attachment;
   /** Immutable values already read: name, type, Optional, repeated; copied on write. */
@@ -103,6 +107,7 @@ public final class SessionToken {
       long expiresAt,
       long notBefore,
       byte[] state,
+      int[] stateLayout,
       Map<String, String> others,
       StateReaders readers) {
     this.key = key;
@@ -115,6 +120,8 @@ public final class SessionToken {
     this.expiresAt = expiresAt;
     this.notBefore = notBefore;
     this.state = state;
+    // Found while the payload was read: a state read scans nothing again.
+    this.index = state == null || stateLayout == null ? null : StateIndex.ofLayout(state, stateLayout);
     this.issuer = issuer;
     this.audience = audience;
     this.others = others == null ? Map.of() : Collections.unmodifiableMap(others);

@@ -6,6 +6,7 @@ import dev.sessionless.core.internal.AesGcmEngine;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.ClaimsReader;
 import dev.sessionless.core.internal.Deflate;
+import dev.sessionless.core.internal.ExpectedClaims;
 import dev.sessionless.core.internal.HeaderIndex;
 import dev.sessionless.core.internal.HeaderParser;
 import dev.sessionless.core.internal.KeyEngine;
@@ -15,6 +16,7 @@ import dev.sessionless.core.internal.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 
@@ -26,9 +28,8 @@ import java.util.Set;
  */
 final class Verifier {
   private final KeySource keys;
-  private final Set<Algorithm> accepted;
-  private final char[] issuerChars;
-  private final char[] audienceChars;
+  private final EnumSet<Algorithm> accepted;
+  private final ExpectedClaims expected;
   private final long leewaySeconds;
   private final Clock clock;
   private final int maxTokenLength;
@@ -47,9 +48,8 @@ final class Verifier {
     this.issuer = issuer;
     this.audience = audience;
     this.tokenType = tokenType;
-    this.accepted = accepted;
-    this.issuerChars = issuer.toCharArray();
-    this.audienceChars = audience.toCharArray();
+    this.accepted = accepted.isEmpty() ? EnumSet.noneOf(Algorithm.class) : EnumSet.copyOf(accepted); // a bit test per token
+    this.expected = ExpectedClaims.of(issuer, audience);
     this.leewaySeconds = leewaySeconds;
     this.clock = clock;
     this.maxTokenLength = maxTokenLength;
@@ -132,6 +132,7 @@ final class Verifier {
     boolean jwe = d3 >= 0;
     byte[] payload;
     int payloadLen;
+    boolean ascii = false; // known to be all ASCII, so well-formed UTF-8 without a look
     if (!jwe) {
       KeyEngine engine = key.engine();
       if (Base64Url.decodedLength(n - d2 - 1) != engine.signatureLength()) {
@@ -150,9 +151,11 @@ final class Verifier {
       }
       payloadLen = Base64Url.decodedLength(d2 - d1 - 1);
       payload = payloadLen < 0 ? null : scratch.payload(payloadLen);
-      if (payload == null || Base64Url.decode(b, d1 + 1, d2, payload, 0) != payloadLen) {
+      int r = payload == null ? -1 : Base64Url.decodeNoting(b, d1 + 1, d2, payload, 0);
+      if (r < 0 || (r & ~Base64Url.NON_ASCII) != payloadLen) {
         throw new TokenException(Reason.MALFORMED, "the payload is not canonical base64url");
       }
+      ascii = (r & Base64Url.NON_ASCII) == 0;
     } else {
       int ctLen = jweCiphertextLength(b, n, d1, d2, d3, d4, scratch);
       payload = scratch.payload(ctLen);
@@ -170,16 +173,17 @@ final class Verifier {
       }
       payload = scratch.inflated();
       payloadLen = k;
+      ascii = false;
     }
-    if (!Utf8.isValid(payload, 0, payloadLen)) {
+    if (!ascii && !Utf8.isValid(payload, 0, payloadLen)) {
       throw new TokenException(Reason.MALFORMED, "the payload is not valid UTF-8");
     }
     ParsedClaims c = scratch.claims;
-    ClaimsReader.read(payload, payloadLen, issuerChars, audienceChars, c);
+    ClaimsReader.read(payload, payloadLen, expected, c);
     checkClaims(c, now);
     byte[] state = c.stateStart < 0 ? null : Arrays.copyOfRange(payload, c.stateStart, c.stateEnd);
     return new SessionToken(key, set, issuer, audience, c.id, c.subject, c.issuedAt, c.expiresAt,
-        c.notBefore, state, c.others, readers);
+        c.notBefore, state, c.stateLayout, c.others, readers);
   }
 
   /**

@@ -56,11 +56,30 @@ public final class Base64Url {
   }
 
   /**
+   * Set in what {@link #decodeNoting} returns when a decoded byte is not ASCII (so the bytes
+   * need a UTF-8 check); clear, all are ASCII, which is well-formed UTF-8 as it stands.
+   */
+  public static final int NON_ASCII = 1 << 30;
+
+  /**
    * Decodes {@code in[from, to)} into {@code out} at {@code outOff}.
    *
    * @return the number of bytes written, or -1 when the input is not canonical base64url
    */
   public static int decode(byte[] in, int from, int to, byte[] out, int outOff) {
+    int r = decodeNoting(in, from, to, out, outOff);
+    return r < 0 ? r : r & ~NON_ASCII;
+  }
+
+  /**
+   * Decodes as {@link #decode(byte[], int, int, byte[], int)}, and notes for free whether any
+   * decoded byte is outside ASCII: each group's 24 bits are ORed together anyway to find bad
+   * characters, and bits 7, 15 and 23 of that are the top bits of its three bytes.
+   *
+   * @return the number of bytes written, with {@link #NON_ASCII} set if any is not ASCII; or -1
+   *     when the input is not canonical base64url
+   */
+  public static int decodeNoting(byte[] in, int from, int to, byte[] out, int outOff) {
     int n = decodedLength(to - from);
     if (n < 0 || out.length - outOff < n) {
       return -1;
@@ -94,23 +113,32 @@ public final class Base64Url {
       i += 4;
       o += 3;
     }
+    int high = bad & 0x808080; // the top bit of any full group's byte
     int rem = to - i;
     if (rem == 2) {
       int a = DECODE[in[i] & 0xff];
       int b = DECODE[in[i + 1] & 0xff];
       bad |= a | b | (b & 0x0f) << 26; // the low 4 bits of the last char are unused and must be 0
-      out[o++] = (byte) ((a << 2) | (b >> 4));
+      int x = (a << 2) | (b >> 4);
+      high |= x & 0x80;
+      out[o++] = (byte) x;
     } else if (rem == 3) {
       int a = DECODE[in[i] & 0xff];
       int b = DECODE[in[i + 1] & 0xff];
       int c = DECODE[in[i + 2] & 0xff];
       bad |= a | b | c | (c & 0x03) << 26; // the low 2 bits of the last char are unused and must be 0
-      out[o++] = (byte) ((a << 2) | (b >> 4));
-      out[o++] = (byte) ((b << 4) | (c >> 2));
+      int x = (a << 2) | (b >> 4);
+      int y = (b << 4) | (c >> 2);
+      high |= (x | y) & 0x80;
+      out[o++] = (byte) x;
+      out[o++] = (byte) y;
     }
     // BAD and DECODE's -1 both set bit 31; valid sextets, even shifted, only touch bits 0-23, so
     // any of bits 26-31 set means a bad character or non-zero unused bits.
-    return (bad & (0x3f << 26)) != 0 ? -1 : o - outOff;
+    if ((bad & (0x3f << 26)) != 0) {
+      return -1;
+    }
+    return (o - outOff) | (high != 0 ? NON_ASCII : 0);
   }
 
   /**

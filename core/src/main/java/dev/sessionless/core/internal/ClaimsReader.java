@@ -35,13 +35,12 @@ public final class ClaimsReader {
   /**
    * Reads {@code buf[0, len)} into {@code out}.
    *
-   * @param issuer the expected {@code iss}
-   * @param audience the expected {@code aud} member
+   * @param expected the expected {@code iss} and {@code aud} member
    * @throws TokenException {@code MALFORMED} for anything but a well-formed, strictly typed payload
    */
-  public static void read(byte[] buf, int len, char[] issuer, char[] audience, ParsedClaims out) {
-    if (!FastClaims.tryRead(buf, len, issuer, audience, out)) {
-      readWithJackson(buf, len, issuer, audience, out);
+  public static void read(byte[] buf, int len, ExpectedClaims expected, ParsedClaims out) {
+    if (!FastClaims.tryRead(buf, len, expected, out)) {
+      readWithJackson(buf, len, expected.issuer, expected.audience, out);
     }
   }
 

@@ -1,6 +1,10 @@
 package dev.sessionless.core.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The hot-path payload reader: a byte scanner that accepts only a narrow, common shape of
@@ -22,7 +26,10 @@ import java.nio.charset.StandardCharsets;
  *   <li>the state is a JSON object no deeper than {@link #MAX_STATE_DEPTH}, validated by the
  *       RFC 8259 grammar (strings checked for control characters and escape syntax, numbers by
  *       the strict number grammar, literals spelled out). UTF-8 well-formedness is checked by
- *       the caller before either reader runs.
+ *       the caller before either reader runs. Most states are validated by {@link
+ *       StateScanner}, which indexes them in the same pass ({@link ParsedClaims#stateLayout});
+ *       the scanner also takes whitespace between a state's tokens, which the Jackson path
+ *       takes too.
  * </ul>
  *
  * A differential test runs both readers over mutated payloads and fails if this one accepts
@@ -52,6 +59,11 @@ public final class FastClaims {
     }
   }
 
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
   private FastClaims() {}
 
   /**
@@ -60,7 +72,7 @@ public final class FastClaims {
    * @return {@code true} when {@code out} holds the claims; {@code false} when the payload must
    *     be read by the Jackson path ({@code out} is then in an unspecified state)
    */
-  public static boolean tryRead(byte[] buf, int len, char[] issuer, char[] audience, ParsedClaims out) {
+  public static boolean tryRead(byte[] buf, int len, ExpectedClaims expected, ParsedClaims out) {
     out.reset();
     if (len < 2 || buf[0] != '{' || buf[len - 1] != '}') {
       return false;
@@ -88,12 +100,13 @@ public final class FastClaims {
       i++;
       switch (bit) {
         case ISS: {
-          int e = plainString(buf, i, end);
-          if (e < 0) {
+          // The expected value first, in one step; any other plain string is another issuer.
+          int e = expectedString(buf, i, end, expected.plainIssuer);
+          out.issuerMatched = e > 0;
+          if (e < 0 && (e = plainString(buf, i, end)) < 0) {
             return false;
           }
           out.issuerPresent = true;
-          out.issuerMatched = asciiEquals(buf, i + 1, e - 1, issuer);
           i = e;
           break;
         }
@@ -106,11 +119,11 @@ public final class FastClaims {
               i++;
             } else {
               while (true) {
-                int e = plainString(buf, i, end);
-                if (e < 0) {
+                int e = expectedString(buf, i, end, expected.plainAudience);
+                match |= e > 0;
+                if (e < 0 && (e = plainString(buf, i, end)) < 0) {
                   return false;
                 }
-                match |= asciiEquals(buf, i + 1, e - 1, audience);
                 i = e;
                 if (i < end && buf[i] == ',') {
                   i++;
@@ -124,11 +137,11 @@ public final class FastClaims {
             }
             out.audienceMatched = match;
           } else {
-            int e = plainString(buf, i, end);
-            if (e < 0) {
+            int e = expectedString(buf, i, end, expected.plainAudience);
+            out.audienceMatched = e > 0;
+            if (e < 0 && (e = plainString(buf, i, end)) < 0) {
               return false;
             }
-            out.audienceMatched = asciiEquals(buf, i + 1, e - 1, audience);
             i = e;
           }
           break;
@@ -178,7 +191,12 @@ public final class FastClaims {
           if (i >= end || buf[i] != '{') {
             return false;
           }
-          int e = value(buf, i, end, 1);
+          // The common state is validated and indexed in one pass; a state the scanner hands
+          // over (a duplicated name, an escaped name, ...) is validated here and indexed on read.
+          int e = StateScanner.scanEmbedded(buf, i, end, out);
+          if (e < 0) {
+            e = value(buf, i, end, 1);
+          }
           if (e < 0) {
             return false;
           }
@@ -232,12 +250,36 @@ public final class FastClaims {
     }
   }
 
+  /**
+   * The index after the quoted string at {@code i} if it is exactly {@code plain} (the bytes of
+   * a plain expected value, or {@code null} when no plain string can equal it), else -1.
+   */
+  private static int expectedString(byte[] b, int i, int end, byte[] plain) {
+    if (plain == null) {
+      return -1;
+    }
+    int close = i + 1 + plain.length;
+    if (close >= end || b[i] != '"' || b[close] != '"') {
+      return -1;
+    }
+    return Arrays.equals(b, i + 1, close, plain, 0, plain.length) ? close + 1 : -1;
+  }
+
   /** The index after a quoted string of printable ASCII without escapes at {@code i}, or -1. */
   private static int plainString(byte[] b, int i, int end) {
     if (i >= end || b[i] != '"') {
       return -1;
     }
-    for (int j = i + 1; j < end; j++) {
+    int j = i + 1;
+    // Eight bytes a step: the first byte that is not plain content (or the closing quote).
+    for (; j + Long.BYTES <= end; j += Long.BYTES) {
+      long stops = notPlain((long) LONG.get(b, j));
+      if (stops != 0) {
+        j += Long.numberOfTrailingZeros(stops) >>> 3;
+        return b[j] == '"' ? j + 1 : -1;
+      }
+    }
+    for (; j < end; j++) {
       int c = b[j];
       if (c == '"') {
         return j + 1;
@@ -249,16 +291,19 @@ public final class FastClaims {
     return -1;
   }
 
-  private static boolean asciiEquals(byte[] b, int from, int to, char[] expected) {
-    if (to - from != expected.length) {
-      return false;
-    }
-    for (int k = 0; k < expected.length; k++) {
-      if (b[from + k] != expected[k]) {
-        return false;
-      }
-    }
-    return true;
+  /**
+   * The high bit of each byte of {@code x} (little-endian) that is a quote, a backslash, below
+   * 0x20 or above 0x7e. Only the lowest flag is sure (a borrow or carry can set flags above it),
+   * and it is the only one read.
+   */
+  static long notPlain(long x) {
+    long quote = x ^ 0x2222222222222222L;
+    long backslash = x ^ 0x5c5c5c5c5c5c5c5cL;
+    long zeroQuote = (quote - ONES) & ~quote;
+    long zeroBackslash = (backslash - ONES) & ~backslash;
+    long control = (x - 0x2020202020202020L) & ~x;
+    long high = (x + ONES) | x; // 0x7f and above: the high bit set, or set by adding one
+    return (zeroQuote | zeroBackslash | control | high) & HIGHS;
   }
 
   /**

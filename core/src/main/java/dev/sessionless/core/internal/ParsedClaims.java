@@ -18,10 +18,17 @@ public final class ParsedClaims {
   public int stateStart;
   public int stateEnd;
   /**
+   * The state's index as {@link StateScanner} found it while the payload was read (offsets into
+   * the state's own bytes), or {@code null}: the state is then indexed on first read.
+   */
+  public int[] stateLayout;
+  /**
    * Claims other than the registered ones and the state, by name, as the JSON text they arrived
    * as; {@code null} when there are none (always for the library's own session tokens).
    */
   public java.util.Map<String, String> others;
+  /** The scanner that indexes the state as it is read: this holder's own, not the shared pool's. */
+  StateScanner scanner;
 
   void reset() {
     subject = null;
@@ -35,6 +42,7 @@ public final class ParsedClaims {
     audiencePresent = false;
     stateStart = -1;
     stateEnd = -1;
+    stateLayout = null;
     others = null;
   }
 }

@@ -95,7 +95,8 @@ public final class Pool<T> {
   }
 
   private static int start() {
-    int h = System.identityHashCode(Thread.currentThread());
-    return h ^ (h >>> 16);
+    // The thread's id, spread (a field read; identityHashCode of a Thread took 3% of a decode).
+    long h = Thread.currentThread().getId() * 0x9E3779B97F4A7C15L;
+    return (int) (h >>> 32);
   }
 }

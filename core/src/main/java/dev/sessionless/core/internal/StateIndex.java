@@ -109,6 +109,14 @@ public final class StateIndex {
   }
 
   /**
+   * The index of the state object {@code json} whose layout {@link StateScanner} already found
+   * while the payload was read ({@link ParsedClaims#stateLayout}).
+   */
+  public static StateIndex ofLayout(byte[] json, int[] layout) {
+    return new StateIndex(json, layout, null);
+  }
+
+  /**
    * Indexes the state object {@code json}.
    *
    * @throws TokenException {@code MALFORMED} if the state is not a strictly valid JSON object

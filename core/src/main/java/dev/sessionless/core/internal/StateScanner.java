@@ -54,14 +54,56 @@ final class StateScanner {
     try {
       return s.run(json);
     } finally {
-      s.b = null;
-      if (s.names.length > 1024) {
-        s.names = new int[128];
-      }
-      if (s.top.length > 1024) {
-        s.top = new int[32];
-      }
+      s.clear();
       POOL.give(s);
+    }
+  }
+
+  /**
+   * Scans the state object that opens at {@code payload[from]} inside a payload whose closing
+   * brace is at {@code limit}, as {@link FastClaims} meets it: the one pass both validates the
+   * state and indexes it, so a decoded token carries its index and a read scans nothing again.
+   * On success sets {@code out.stateLayout}, with offsets relative to {@code from} (that is, into
+   * the state's own bytes once copied out).
+   *
+   * @return the index after the state object, or -1 when this scanner hands over ({@code out}
+   *     untouched); the caller then validates the state its own way and the state is indexed
+   *     on first read, by the Jackson path where need be
+   */
+  static int scanEmbedded(byte[] payload, int from, int limit, ParsedClaims out) {
+    StateScanner s = out.scanner;
+    if (s == null) {
+      s = new StateScanner();
+      out.scanner = s;
+    }
+    try {
+      s.b = payload;
+      s.n = limit;
+      s.sp = 0;
+      s.members = 0;
+      int e = s.object(from, 1, true);
+      if (e < 0) {
+        return -1;
+      }
+      int[] layout = Arrays.copyOf(s.top, s.members * 4);
+      for (int k = 0; k < layout.length; k++) {
+        layout[k] -= from;
+      }
+      out.stateLayout = layout;
+      return e;
+    } finally {
+      s.clear();
+    }
+  }
+
+  /** Lets go of the bytes read and of arrays that grew large. */
+  private void clear() {
+    b = null;
+    if (names.length > 1024) {
+      names = new int[128];
+    }
+    if (top.length > 1024) {
+      top = new int[32];
     }
   }
 
@@ -82,6 +124,9 @@ final class StateScanner {
   }
 
   private int ws(int i) {
+    if (i < n && b[i] > ' ') {
+      return i; // the common case: no whitespace (every whitespace byte is at most ' ')
+    }
     while (i < n) {
       byte c = b[i];
       if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {

@@ -17,6 +17,30 @@ class Base64UrlTest {
   };
 
   @Test
+  void decodingNotesExactlyWhenADecodedByteIsOutsideAscii() {
+    Random random = new Random(20261126L);
+    for (int len = 0; len <= 48; len++) {
+      for (int r = 0; r < 300; r++) {
+        byte[] data = new byte[len];
+        for (int k = 0; k < len; k++) {
+          data[k] = (byte) random.nextInt(0x80); // ASCII ...
+        }
+        if (len > 0 && r % 2 == 1) {
+          data[random.nextInt(len)] |= (byte) 0x80; // ... or one byte that is not, at any place
+        }
+        boolean nonAscii = r % 2 == 1 && len > 0;
+        byte[] in = Base64.getUrlEncoder().withoutPadding().encode(data);
+        byte[] out = new byte[len];
+        int got = Base64Url.decodeNoting(in, 0, in.length, out, 0);
+        assertEquals(len | (nonAscii ? Base64Url.NON_ASCII : 0), got, "length " + len);
+        assertArrayEquals(data, out);
+        assertEquals(len, Base64Url.decode(in, 0, in.length, out, 0));
+      }
+    }
+    assertEquals(-1, Base64Url.decodeNoting("gA=".getBytes(StandardCharsets.US_ASCII), 0, 3, new byte[2], 0));
+  }
+
+  @Test
   void canonicalTextDecodesWithOrWithoutPaddingWhenPaddingIsOptional() {
     for (byte[] b : SAMPLES) {
       String bare = Base64.getUrlEncoder().withoutPadding().encodeToString(b);

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FastClaimsDifferentialTest {
   static final char[] ISS = "https://issuer.example".toCharArray();
   static final char[] AUD = "app".toCharArray();
+  static final ExpectedClaims EXPECTED = ExpectedClaims.of("https://issuer.example", "app");
 
   static final String TYPICAL = "{\"iss\":\"https://issuer.example\",\"aud\":\"app\",\"sub\":\"user-42\","
       + "\"iat\":1790000000,\"exp\":1790001800,\"jti\":\"AAECAwQFBgcICQoLDA0ODw\","
@@ -38,7 +39,7 @@ class FastClaimsDifferentialTest {
   static ParsedClaims fast(String json) {
     byte[] b = json.getBytes(StandardCharsets.UTF_8);
     ParsedClaims out = new ParsedClaims();
-    return FastClaims.tryRead(b, b.length, ISS, AUD, out) ? out : null;
+    return FastClaims.tryRead(b, b.length, EXPECTED, out) ? out : null;
   }
 
   /** The Jackson path's reading, or null when it rejects. */
@@ -61,7 +62,7 @@ class FastClaimsDifferentialTest {
   /** Fails unless the fast path, when it accepts, agrees with Jackson; answers whether it accepted. */
   static boolean agree(byte[] b) {
     ParsedClaims f = new ParsedClaims();
-    if (!FastClaims.tryRead(b, b.length, ISS, AUD, f)) {
+    if (!FastClaims.tryRead(b, b.length, EXPECTED, f)) {
       return false;
     }
     ParsedClaims j = jackson(b);
@@ -69,7 +70,90 @@ class FastClaimsDifferentialTest {
       fail("the fast path accepted what Jackson rejects: " + new String(b, StandardCharsets.UTF_8));
     }
     assertEquals(describe(j), describe(f), () -> "readings differ for " + new String(b, StandardCharsets.UTF_8));
+    if (f.stateLayout != null) {
+      // The index found in the same pass must be the one the state's own scan finds.
+      byte[] state = Arrays.copyOfRange(b, f.stateStart, f.stateEnd);
+      assertEquals(Arrays.toString(StateScanner.scan(state)), Arrays.toString(f.stateLayout),
+          () -> "the state's index differs for " + new String(b, StandardCharsets.UTF_8));
+    }
     return true;
+  }
+
+  /** Where the byte-a-step loop would stop in {@code x}'s eight bytes (little-endian), or 8. */
+  private static int firstNotPlain(long x) {
+    for (int k = 0; k < 8; k++) {
+      int c = (int) (x >>> (8 * k)) & 0xff;
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        return k;
+      }
+    }
+    return 8;
+  }
+
+  @Test
+  void theWordAtATimeStringCheckStopsWhereTheByteAtATimeOneDoes() {
+    long plain = 0x6161616161616161L; // "aaaaaaaa"
+    for (int at = 0; at < 8; at++) {
+      for (int v = 0; v < 256; v++) {
+        long x = plain & ~(0xffL << (8 * at)) | (long) v << (8 * at);
+        int want = firstNotPlain(x);
+        long stops = FastClaims.notPlain(x);
+        assertEquals(want, stops == 0 ? 8 : Long.numberOfTrailingZeros(stops) >>> 3, "byte " + v + " at " + at);
+      }
+    }
+    Random random = new Random(20261126L);
+    byte[] interesting = {0, 0x1f, 0x20, 0x21, 0x22, 0x5b, 0x5c, 0x5d, 0x7e, 0x7f, (byte) 0x80, (byte) 0xff, 'a'};
+    for (int r = 0; r < 1_000_000; r++) {
+      long x = 0;
+      for (int k = 0; k < 8; k++) {
+        int b = random.nextBoolean() ? interesting[random.nextInt(interesting.length)] : random.nextInt(256);
+        x |= (long) (b & 0xff) << (8 * k);
+      }
+      long stops = FastClaims.notPlain(x);
+      assertEquals(firstNotPlain(x), stops == 0 ? 8 : Long.numberOfTrailingZeros(stops) >>> 3, Long.toHexString(x));
+    }
+  }
+
+  @Test
+  void theExpectedIssuerAndAudienceAreFoundInOneStepAndAnythingElseIsAnother() {
+    String head = "{\"iss\":\"https://issuer.example\",\"aud\":";
+    assertTrue(fast(head + "\"app\"}").audienceMatched);
+    assertTrue(fast(head + "[\"x\",\"app\"]}").audienceMatched);
+    assertFalse(fast(head + "\"appx\"}").audienceMatched);
+    assertFalse(fast(head + "\"ap\"}").audienceMatched);
+    assertFalse(fast(head + "[\"APP\"]}").audienceMatched);
+    assertTrue(fast(head + "\"app\"}").issuerMatched);
+    assertFalse(fast("{\"iss\":\"https://issuer.exampl\"}").issuerMatched);
+    assertFalse(fast("{\"iss\":\"https://issuer.example/\"}").issuerMatched);
+    assertEquals(null, fast("{\"iss\":\"https://issuer.example"), "an unclosed string is handed over");
+    // A required value that is not plain is never matched here: such tokens go to Jackson.
+    ExpectedClaims odd = ExpectedClaims.of("caf\u00e9", "a\"b");
+    byte[] b = "{\"iss\":\"caf\u00e9\"}".getBytes(StandardCharsets.UTF_8);
+    assertFalse(FastClaims.tryRead(b, b.length, odd, new ParsedClaims()));
+    b = "{\"aud\":\"a\\\"b\"}".getBytes(StandardCharsets.UTF_8);
+    assertFalse(FastClaims.tryRead(b, b.length, odd, new ParsedClaims()));
+  }
+
+  @Test
+  void aCommonStateIsIndexedInTheSamePassAndOneTheScannerHandsOverIsNot() {
+    ParsedClaims c = fast(TYPICAL);
+    assertEquals(4 * 5, c.stateLayout.length, "five members, four offsets each");
+    String state = TYPICAL.substring(c.stateStart);
+    assertEquals("locale", state.substring(c.stateLayout[0], c.stateLayout[1]));
+    assertEquals("\"en-GB\"", state.substring(c.stateLayout[2], c.stateLayout[3]));
+
+    // Whitespace between a state's tokens: JSON, which the Jackson path takes too.
+    ParsedClaims spaced = fast("{\"st\":{ \"a\" : [ 1 , 2 ] }}");
+    assertEquals(6, spaced.stateStart);
+    assertEquals("[3, 4, 8, 17]", Arrays.toString(spaced.stateLayout));
+
+    // A duplicated name is valid grammar (the token decodes) but no index: the state read decides.
+    for (String dup : List.of("{\"st\":{\"a\":1,\"a\":2}}", "{\"st\":{\"a\":{\"b\":1,\"b\":1}}}",
+        "{\"st\":{\"\\u0061\":1}}")) {
+      ParsedClaims d = fast(dup);
+      assertTrue(d != null && d.stateStart == 6, dup);
+      assertEquals(null, d.stateLayout, dup);
+    }
   }
 
   @Test
@@ -91,7 +175,7 @@ class FastClaimsDifferentialTest {
       "{\"iss\":\"a\\u0062\"}", "{\"iss\":\"caf\u00e9\"}", "{\"jti\":\"\"}", "{\"other\":1}",
       "{\"st\":[]}", "{\"st\":{\"a\":1.}}", "{\"st\":{\"a\":.5}}", "{\"st\":{\"a\":01}}", "{\"st\":{\"a\":+1}}",
       "{\"st\":{\"a\":\"\\x\"}}", "{\"st\":{\"a\":\"\\u12G4\"}}", "{\"st\":{\"a\":tru}}", "{\"st\":{\"a\":nul}}",
-      "{\"st\":{\"a\":1,}}", "{\"st\":{\"a\":[1,]}}", "{\"st\":{,}}", "{\"st\":{\"a\"}}", "{\"st\":{\"a\" :1}}",
+      "{\"st\":{\"a\":1,}}", "{\"st\":{\"a\":[1,]}}", "{\"st\":{,}}", "{\"st\":{\"a\"}}",
       "{\"st\":{\"a\":\"\t\"}}", "{\"st\":{\"a\":NaN}}", "{\"st\":{\"a\":1}}x", "{\"st\":{\"a\":1}",
       "{\"aud\":[\"app\",]}", "{\"aud\":[1]}", "{\"aud\":{}}", "{\"st\":{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}}"})
   void oddPayloadsAreHandedToJackson(String json) {
