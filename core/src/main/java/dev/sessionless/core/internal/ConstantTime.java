@@ -1,16 +1,29 @@
 package dev.sessionless.core.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /** Comparisons whose running time does not depend on where the inputs differ. */
 public final class ConstantTime {
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   private ConstantTime() {}
 
   /** Whether {@code a[aOff, aOff + len)} equals {@code b[bOff, bOff + len)}, in time that depends on {@code len} only. */
   public static boolean equals(byte[] a, int aOff, byte[] b, int bOff, int len) {
+    // Eight bytes a step, every step taken whatever the bytes: no early exit, no branch on data.
+    long wide = 0;
+    int i = 0;
+    for (; i + Long.BYTES <= len; i += Long.BYTES) {
+      wide |= (long) LONG.get(a, aOff + i) ^ (long) LONG.get(b, bOff + i);
+    }
     int diff = 0;
-    for (int i = 0; i < len; i++) {
+    for (; i < len; i++) {
       diff |= a[aOff + i] ^ b[bOff + i];
     }
-    return diff == 0;
+    return (wide | diff) == 0;
   }
 
   /** Whether two arrays are equal; the time depends on their lengths only. */
