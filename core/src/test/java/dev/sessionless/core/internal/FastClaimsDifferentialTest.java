@@ -177,7 +177,9 @@ class FastClaimsDifferentialTest {
       "{\"st\":{\"a\":\"\\x\"}}", "{\"st\":{\"a\":\"\\u12G4\"}}", "{\"st\":{\"a\":tru}}", "{\"st\":{\"a\":nul}}",
       "{\"st\":{\"a\":1,}}", "{\"st\":{\"a\":[1,]}}", "{\"st\":{,}}", "{\"st\":{\"a\"}}",
       "{\"st\":{\"a\":\"\t\"}}", "{\"st\":{\"a\":NaN}}", "{\"st\":{\"a\":1}}x", "{\"st\":{\"a\":1}",
-      "{\"aud\":[\"app\",]}", "{\"aud\":[1]}", "{\"aud\":{}}", "{\"st\":{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}}"})
+      "{\"aud\":[\"app\",]}", "{\"iss\":\"https://issuer.example\",\"aud\":\"app\",\"iss\":\"x\"}",
+      "{\"iss\":\"https://issuer.example\",\"aud\":\"app\",\"aud\":\"app\"}",
+      "{\"iss\":\"https://issuer.example\",\"aud\":\"app\",}", "{\"iss\":\"https://issuer.example\",\"aud\":\"app\",x}", "{\"aud\":[1]}", "{\"aud\":{}}", "{\"st\":{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}}"})
   void oddPayloadsAreHandedToJackson(String json) {
     assertFalse(agree(json.getBytes(StandardCharsets.UTF_8)), "the fast path should hand over " + json);
   }
