@@ -1,14 +1,7 @@
 package dev.sessionless.core.internal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /** Comparisons whose running time does not depend on where the inputs differ. */
 public final class ConstantTime {
-  private static final VarHandle LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
   private ConstantTime() {}
 
   /** Whether {@code a[aOff, aOff + len)} equals {@code b[bOff, bOff + len)}, in time that depends on {@code len} only. */
@@ -17,7 +10,7 @@ public final class ConstantTime {
     long wide = 0;
     int i = 0;
     for (; i + Long.BYTES <= len; i += Long.BYTES) {
-      wide |= (long) LONG.get(a, aOff + i) ^ (long) LONG.get(b, bOff + i);
+      wide |= Words.at(a, aOff + i) ^ Words.at(b, bOff + i);
     }
     int diff = 0;
     for (; i < len; i++) {

@@ -1,8 +1,5 @@
 package dev.sessionless.core.internal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -58,11 +55,6 @@ public final class FastClaims {
       PLAIN[c] = c != '"' && c != '\\';
     }
   }
-
-  private static final VarHandle LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101010101010101L;
-  private static final long HIGHS = 0x8080808080808080L;
 
   private FastClaims() {}
 
@@ -283,7 +275,7 @@ public final class FastClaims {
     int j = i + 1;
     // Eight bytes a step: the first byte that is not plain content (or the closing quote).
     for (; j + Long.BYTES <= end; j += Long.BYTES) {
-      long stops = notPlain((long) LONG.get(b, j));
+      long stops = Words.notPlain(Words.at(b, j));
       if (stops != 0) {
         j += Long.numberOfTrailingZeros(stops) >>> 3;
         return b[j] == '"' ? j + 1 : -1;
@@ -299,21 +291,6 @@ public final class FastClaims {
       }
     }
     return -1;
-  }
-
-  /**
-   * The high bit of each byte of {@code x} (little-endian) that is a quote, a backslash, below
-   * 0x20 or above 0x7e. Only the lowest flag is sure (a borrow or carry can set flags above it),
-   * and it is the only one read.
-   */
-  static long notPlain(long x) {
-    long quote = x ^ 0x2222222222222222L;
-    long backslash = x ^ 0x5c5c5c5c5c5c5c5cL;
-    long zeroQuote = (quote - ONES) & ~quote;
-    long zeroBackslash = (backslash - ONES) & ~backslash;
-    long control = (x - 0x2020202020202020L) & ~x;
-    long high = (x + ONES) | x; // 0x7f and above: the high bit set, or set by adding one
-    return (zeroQuote | zeroBackslash | control | high) & HIGHS;
   }
 
   /**

@@ -1,8 +1,5 @@
 package dev.sessionless.core.internal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -34,10 +31,7 @@ final class StateScanner {
   static final int MAX_DEPTH = 16;
   private static final int MAX_NUMBER_CHARS = 64;
   private static final Pool<StateScanner> POOL = new Pool<>(StateScanner::new);
-  private static final VarHandle LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101010101010101L;
-  private static final long HIGHS = 0x8080808080808080L;
+
 
   /** Name spans {@code [start, end)} of the objects being read, innermost last. */
   private int[] names = new int[128];
@@ -268,29 +262,9 @@ final class StateScanner {
     return i + len;
   }
 
-  /**
-   * The first index from {@code j} on, before {@code n}, whose byte is a quote, a backslash or
-   * below 0x20, eight bytes a step; or the first index of the last fewer than eight bytes, for
-   * the byte loop to go on from.
-   */
-  private int skipContent(int j) {
-    for (; j + Long.BYTES <= n; j += Long.BYTES) {
-      long x = (long) LONG.get(b, j);
-      long quote = x ^ 0x2222222222222222L;
-      long backslash = x ^ 0x5c5c5c5c5c5c5c5cL;
-      // Each term's lowest flag is exact (borrows only run upwards), so the lowest of all is.
-      long stops = ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash
-          | (x - 0x2020202020202020L) & ~x) & HIGHS;
-      if (stops != 0) {
-        return j + (Long.numberOfTrailingZeros(stops) >>> 3);
-      }
-    }
-    return j;
-  }
-
   /** A member name from {@code i} (after its opening quote) to its closing quote; no escapes. */
   private int name(int i) {
-    for (int j = skipContent(i); j < n; j++) {
+    for (int j = Words.skipStringContent(b, i, n); j < n; j++) {
       int c = b[j];
       if (c == '"') {
         return j + 1;
@@ -307,7 +281,7 @@ final class StateScanner {
    * escapes hand over, and so does an escaped surrogate that is not half of a pair.
    */
   private int string(int i) {
-    for (int j = skipContent(i); j < n; j++) {
+    for (int j = Words.skipStringContent(b, i, n); j < n; j++) {
       int c = b[j];
       if (c == '"') {
         return j + 1;

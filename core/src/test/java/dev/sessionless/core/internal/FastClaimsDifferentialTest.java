@@ -97,7 +97,7 @@ class FastClaimsDifferentialTest {
       for (int v = 0; v < 256; v++) {
         long x = plain & ~(0xffL << (8 * at)) | (long) v << (8 * at);
         int want = firstNotPlain(x);
-        long stops = FastClaims.notPlain(x);
+        long stops = Words.notPlain(x);
         assertEquals(want, stops == 0 ? 8 : Long.numberOfTrailingZeros(stops) >>> 3, "byte " + v + " at " + at);
       }
     }
@@ -109,7 +109,7 @@ class FastClaimsDifferentialTest {
         int b = random.nextBoolean() ? interesting[random.nextInt(interesting.length)] : random.nextInt(256);
         x |= (long) (b & 0xff) << (8 * k);
       }
-      long stops = FastClaims.notPlain(x);
+      long stops = Words.notPlain(x);
       assertEquals(firstNotPlain(x), stops == 0 ? 8 : Long.numberOfTrailingZeros(stops) >>> 3, Long.toHexString(x));
     }
   }
