@@ -5,6 +5,7 @@ import tools.jackson.databind.SerializationFeature;
 import dev.sessionless.load.internal.Charts;
 import dev.sessionless.load.internal.Cluster;
 import dev.sessionless.load.internal.Faults;
+import dev.sessionless.load.internal.JitSettling;
 import dev.sessionless.load.internal.Options;
 import dev.sessionless.load.internal.RedisServer;
 import dev.sessionless.load.internal.ShopWorkload;
@@ -36,6 +37,8 @@ import java.util.Map;
  */
 public final class LoadTool {
   private static final int NODES = 3;
+  /** How long each system runs in a JIT-settling round. */
+  private static final Duration SETTLING_SLICE = Duration.ofSeconds(3);
 
   private final Options options;
   private final PrintStream out;
@@ -135,6 +138,18 @@ public final class LoadTool {
       for (String system : systems) {
         injector.runClosed(system + " warm-up", shop(clusters, system), new ClosedPhase(4, Duration.ZERO, options.systemWarmup));
       }
+      // Then the systems in turn until the JIT is quiet: they share this JVM, so shared code
+      // recompiles when the traffic switches system, and that must happen before the steps.
+      Duration slice = options.jitSettle.compareTo(SETTLING_SLICE) < 0 ? options.jitSettle : SETTLING_SLICE;
+      JitSettling.Outcome settling = JitSettling.run(options.jitSettle, () -> {
+        for (String system : systems) {
+          injector.runClosed(system + " JIT settling", shop(clusters, system), new ClosedPhase(4, Duration.ZERO, slice));
+        }
+      }, JitSettling.jvmCompileMillis(), System::nanoTime, progress::println);
+      json.put("warmup", Map.of("perSystemSeconds", options.systemWarmup.toMillis() / 1000.0,
+          "jitSettling", settling.describe()));
+      md.append("Warm-up: ").append(options.systemWarmup.toMillis() / 1000.0).append(" s per system, then ")
+          .append(settling.describe()).append(".\n\n");
       for (String profile : options.profiles) {
         Map<String, ShopWorkload> shops = new LinkedHashMap<>();
         systems.forEach(system -> shops.put(system, shop(clusters, system)));

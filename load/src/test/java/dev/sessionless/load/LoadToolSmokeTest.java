@@ -22,7 +22,8 @@ class LoadToolSmokeTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     int code = LoadTool.run(new String[] {"peak,stress", "--systems=sessionless,session-nonsticky",
-        "--max-users=4", "--step=700ms", "--system-warmup=300ms", "--warmup=200ms", "--start-rate=50", "--max-steps=2",
+        "--max-users=4", "--step=700ms", "--system-warmup=300ms", "--jit-settle=300ms", "--warmup=200ms",
+        "--start-rate=50", "--max-steps=2",
         "--out=" + dir}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8));
     assertEquals(0, code, progress.toString(StandardCharsets.UTF_8));
     List<Path> files;
@@ -40,12 +41,18 @@ class LoadToolSmokeTest {
     assertTrue(root.path("systems").path("session-nonsticky").path("peak").path("cartsLost").asLong() > 0);
     String md = Files.readString(files.stream().filter(f -> f.toString().endsWith(".md")).findFirst().orElseThrow());
     assertTrue(md.contains("| step | target/s | achieved/s | p50 |"), md);
+    // one settling round (300 ms of each system) fits the limit; the report says what it found
+    String settling = root.path("warmup").path("jitSettling").asText();
+    assertTrue(settling.contains("after 1 warm-up round ("), root.path("warmup").toPrettyString());
+    assertTrue(md.contains("Warm-up: 0.3 s per system, then " + settling), md);
+    assertTrue(progress.toString(StandardCharsets.UTF_8).contains("JIT settling: round 1"),
+        progress.toString(StandardCharsets.UTF_8));
   }
 
   @Test
   void soakAndFloodRunEndToEnd(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    int code = LoadTool.run(new String[] {"soak,flood", "--systems=sessionless", "--system-warmup=300ms",
+    int code = LoadTool.run(new String[] {"soak,flood", "--systems=sessionless", "--system-warmup=300ms", "--jit-settle=0s",
         "--max-users=4", "--step=600ms", "--warmup=100ms", "--rate=50", "--duration=1200ms", "--out=" + dir},
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
         new PrintStream(progress, true, StandardCharsets.UTF_8));
@@ -62,7 +69,7 @@ class LoadToolSmokeTest {
   }
 
   private static final String[] FAULTS = {"faults", "--users=6", "--step=2500ms", "--warmup=200ms",
-      "--system-warmup=800ms"};
+      "--system-warmup=800ms", "--jit-settle=0s"};
 
   private static String[] args(Path dir, String... more) {
     String[] all = java.util.Arrays.copyOf(FAULTS, FAULTS.length + more.length + 1);
@@ -112,7 +119,7 @@ class LoadToolSmokeTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     int code = LoadTool.run(new String[] {"flood", "--systems=sessionless,spring-session-redis", "--max-users=2",
-        "--step=500ms", "--warmup=100ms", "--system-warmup=200ms", "--redis-server=" + dir.resolve("no-redis-here"),
+        "--step=500ms", "--warmup=100ms", "--system-warmup=200ms", "--jit-settle=0s", "--redis-server=" + dir.resolve("no-redis-here"),
         "--out=" + dir}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8));
     assertEquals(0, code, progress.toString(StandardCharsets.UTF_8));
     assertTrue(progress.toString(StandardCharsets.UTF_8).contains("apt-get install redis-server"), progress.toString(StandardCharsets.UTF_8));

@@ -24,6 +24,8 @@ public final class Options {
   public final Duration warmup;
   public final Duration think;
   public final Duration systemWarmup;
+  /** The most time to keep warming up, systems in turn, until the JIT settles (zero: not at all). */
+  public final Duration jitSettle;
   public final double startRate;
   public final double rateFactor;
   public final int maxSteps;
@@ -57,6 +59,7 @@ public final class Options {
     this.warmup = duration(o, "warmup", "1s");
     this.think = duration(o, "think", "0ms");
     this.systemWarmup = duration(o, "system-warmup", "10s");
+    this.jitSettle = duration(o, "jit-settle", "120s");
     this.startRate = number(o, "start-rate", 200);
     this.rateFactor = number(o, "rate-factor", 1.5);
     this.maxSteps = integer(o, "max-steps", 8);
@@ -121,8 +124,8 @@ public final class Options {
     }
     Options options = new Options(o, List.copyOf(profiles));
     for (String k : o.keySet()) {
-      if (!List.of("systems", "max-users", "step", "warmup", "think", "start-rate", "rate-factor", "max-steps",
-          "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "redis-server",
+      if (!List.of("systems", "max-users", "step", "warmup", "jit-settle", "think", "start-rate", "rate-factor",
+          "max-steps", "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "redis-server",
           "rotation", "jetty-header-cache", "sessionless-compression", "sessionless-algorithm").contains(k)) {
         throw bad("unknown option --" + k);
       }
@@ -147,6 +150,8 @@ public final class Options {
         "  --sessionless-compression=none                          none, deflate or deflate-with-dictionary (shorter",
         "                                                          cookies; with hs256, compressed signed tokens)",
         "  --system-warmup=10s                                     untimed warm-up of each system before its profiles",
+        "  --jit-settle=120s                                       then at most this long warming the systems in turn",
+        "                                                          until the JIT compiles < 2% of a round (0s: skip)",
         "  --max-users=64 --step=5s --warmup=1s --think=0ms       steps (warmup: the discarded start of each step)",
         "  --start-rate=200 --rate-factor=1.5 --max-steps=8        stress",
         "  --rate=300 --duration=60s                               soak",
