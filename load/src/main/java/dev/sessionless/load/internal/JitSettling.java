@@ -11,8 +11,8 @@ import java.util.function.Supplier;
 
 /**
  * Warms up until the JIT has settled: runs rounds of warm-up load (every system in turn) until
- * the JIT compilers spent less than {@link #SETTLED_SHARE} of a round's time compiling, or a
- * time limit is reached.
+ * the JIT compilers spent less than {@link #SETTLED_SHARE} of a round's time compiling in
+ * {@link #QUIET_ROUNDS} rounds in a row, or a time limit is reached.
  *
  * <p>Why: all the systems under test share one JVM. A fixed warm-up left the compilers busy well
  * into the measured steps (on two cores, C2 took ~16% of the machine during the Sessionless steps
@@ -24,6 +24,8 @@ import java.util.function.Supplier;
 public final class JitSettling {
   /** A round counts as settled when compiling took less than this share of its wall time. */
   public static final double SETTLED_SHARE = 0.02;
+  /** Quiet rounds in a row that count as settled (one quiet round can fall between two bursts). */
+  public static final int QUIET_ROUNDS = 2;
 
   /**
    * What the settling did.
@@ -32,7 +34,7 @@ public final class JitSettling {
    * @param spent wall time of those rounds
    * @param lastShare compile time over wall time in the last round ({@code NaN} when no round
    *     ran or the JVM does not report compile time)
-   * @param settled whether the last round was below {@link #SETTLED_SHARE}
+   * @param settled whether the last {@link #QUIET_ROUNDS} rounds were below {@link #SETTLED_SHARE}
    */
   public record Outcome(int rounds, Duration spent, double lastShare, boolean settled) {
     /** One line for the report, e.g. {@code JIT settled after 7 warm-up rounds (41 s): 0.8% of the last round compiling}. */
@@ -62,8 +64,9 @@ public final class JitSettling {
   }
 
   /**
-   * Runs {@code round} until a round compiles less than {@link #SETTLED_SHARE} of its time or the
-   * rounds so far have taken {@code limit}; at least one round unless {@code limit} is zero.
+   * Runs {@code round} until {@link #QUIET_ROUNDS} rounds in a row compile less than {@link
+   * #SETTLED_SHARE} of their time, or the rounds so far have taken {@code limit}; at least one
+   * round unless {@code limit} is zero.
    *
    * @param limit the most time to spend (zero: run nothing)
    * @param round one round of warm-up load
@@ -79,6 +82,7 @@ public final class JitSettling {
     }
     long start = nanoTime.getAsLong();
     int rounds = 0;
+    int quiet = 0;
     double share = Double.NaN;
     while (true) {
       OptionalLong c0 = compileMillis.get();
@@ -91,9 +95,10 @@ public final class JitSettling {
         return new Outcome(rounds, Duration.ofNanos(t1 - start), Double.NaN, false);
       }
       share = (c1.getAsLong() - c0.getAsLong()) / Math.max(1e-3, (t1 - t0) / 1e6);
-      boolean settled = share < SETTLED_SHARE;
+      quiet = share < SETTLED_SHARE ? quiet + 1 : 0;
+      boolean settled = quiet >= QUIET_ROUNDS;
       progress.accept(String.format(Locale.ROOT, "JIT settling: round %d, %.1f%% compiling%s", rounds, 100 * share,
-          settled ? " (settled)" : ""));
+          settled ? " (settled)" : quiet > 0 ? " (quiet)" : ""));
       if (settled || t1 - start >= limit.toNanos()) {
         return new Outcome(rounds, Duration.ofNanos(t1 - start), share, settled);
       }
