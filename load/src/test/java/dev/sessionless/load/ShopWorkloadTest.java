@@ -3,23 +3,19 @@ package dev.sessionless.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.sessionless.load.internal.ShopWorkload;
-import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,29 +33,22 @@ class ShopWorkloadTest {
   @Test
   void cookieJarKeepsReplacesAndDeletesCookiesByTheirAttributesNotTheirValues() throws Exception {
     List<String> sent = new ArrayList<>();
-    Server server = new Server();
-    ServerConnector connector = new ServerConnector(server);
-    connector.setHost("127.0.0.1");
-    server.addConnector(connector);
-    ServletContextHandler context = new ServletContextHandler("/");
-    context.addServlet(new ServletHolder(new HttpServlet() {
-      private static final long serialVersionUID = 1L;
-
-      @Override
-      protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
-        int k = sent.size();
-        sent.add(String.valueOf(req.getHeader("Cookie")));
-        for (String c : SET_COOKIES[k]) {
-          res.addHeader("Set-Cookie", c);
-        }
-        res.getWriter().print("viewed=" + Math.min(k + 1, 2) + " items=0");
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/shop/", exchange -> {
+      int k = sent.size();
+      sent.add(String.valueOf(exchange.getRequestHeaders().getFirst("Cookie")));
+      for (String c : SET_COOKIES[k]) {
+        exchange.getResponseHeaders().add("Set-Cookie", c);
       }
-    }), "/shop/*");
-    server.setHandler(context);
+      byte[] body = ("viewed=" + Math.min(k + 1, 2) + " items=0").getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
     server.start();
     HttpClient client = HttpClient.newHttpClient(); // not AutoCloseable before JDK 21
     try {
-      ShopWorkload shop = new ShopWorkload(List.of(URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/")),
+      ShopWorkload shop = new ShopWorkload(List.of(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/")),
           ShopWorkload.Routing.STICKY);
       Workload.VirtualUser user = shop.newUser(1);
       for (int i = 0; i < SET_COOKIES.length; i++) {
@@ -67,7 +56,7 @@ class ShopWorkloadTest {
         assertTrue(user.accept(r), "reply " + i + " accepted");
       }
     } finally {
-      server.stop();
+      server.stop(0);
     }
     assertEquals(List.of(
         "null",
