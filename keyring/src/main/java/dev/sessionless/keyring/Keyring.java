@@ -10,15 +10,12 @@ import dev.sessionless.keyring.KeyringException.Reason;
 import dev.sessionless.core.internal.SafeListener;
 import dev.sessionless.keyring.internal.FileSource;
 import dev.sessionless.keyring.internal.FixedSource;
-import dev.sessionless.keyring.internal.GuardedLogger;
 import dev.sessionless.keyring.internal.HttpSource;
 import dev.sessionless.keyring.internal.KeyContent;
 import dev.sessionless.keyring.internal.KeyringEvents;
 import dev.sessionless.keyring.internal.RefreshScheduler;
 import dev.sessionless.keyring.internal.Source;
 import dev.sessionless.keyring.internal.ThreadScheduler;
-import dev.sessionless.keyring.internal.VerifyOnly;
-import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,9 +24,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,7 +32,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -117,26 +111,11 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 public final class Keyring implements KeySource, AutoCloseable {
-  private static final System.Logger LOG = System.getLogger(Keyring.class.getName());
-  /** When to check again after an unexpected refresh error left no planned delay. */
-  private static final Duration RETRY_AFTER_ERROR = Duration.ofSeconds(5);
-
   private final List<Source> sources;
   private final Clock clock;
-  private final long unknownKeyIntervalMillis;
-  private final boolean anyChecksOnUnknownKey;
-  private final RefreshScheduler scheduler;
-  private final AtomicLong lastUnknownKeyCheck = new AtomicLong(Long.MIN_VALUE);
-  private final AtomicLong refreshErrors = new AtomicLong();
-  private final System.Logger log = new GuardedLogger(LOG, this::loggerFailed);
-  // Kinds of unexpected refresh errors already logged at ERROR; refresh thread only.
-  private final Set<String> refreshErrorKinds = new HashSet<>();
-  private volatile KeySet snapshot = KeySet.empty();
-  // Written only on the refresh thread (or in build() before it gets work); read by status().
-  private volatile Set<String> conflicts = Set.of();
-  private volatile boolean closed;
   private final KeyUsage usage;
-  private final KeyringEvents events;
+  private final RefreshLoop refresh;
+  private final SnapshotPublisher published;
   private final Duration maxTokenLifetime;
   private final Duration trafficWindow;
   private final Instant started;
@@ -144,197 +123,19 @@ public final class Keyring implements KeySource, AutoCloseable {
   private Keyring(Builder b, List<Source> sources) {
     this.sources = List.copyOf(sources);
     this.clock = b.clock;
-    this.unknownKeyIntervalMillis = b.unknownKeyInterval.toMillis();
-    this.anyChecksOnUnknownKey = sources.stream().anyMatch(Source::checksOnUnknownKey);
-    this.scheduler = b.scheduler.get();
+    RefreshScheduler scheduler = b.scheduler.get();
     this.usage = new KeyUsage(b.clock, b.trafficWindow);
-    this.events = new KeyringEvents(SafeListener.wrap(b.listener));
+    this.refresh = new RefreshLoop(this.sources, b.clock, b.unknownKeyInterval, scheduler, usage,
+        new KeyringEvents(SafeListener.wrap(b.listener)));
+    this.published = refresh.published();
     this.maxTokenLifetime = b.maxTokenLifetime;
     this.trafficWindow = b.trafficWindow;
     this.started = b.clock.instant();
   }
 
-  /** One check of one source, reported to the listener and to JFR. */
-  private Duration check(Source s) {
-    jdk.jfr.Event e = events.begin(s);
-    Duration next = s.check(clock.instant(), log);
-    events.checked(s, e);
-    return next;
-  }
-
   /** A builder; at least one source is required. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /** Loads every source once, on the caller's thread, then hands the checks to the refresh thread. */
-  private void start() {
-    boolean startsEmpty = false;
-    for (Source s : sources) {
-      check(s);
-      Source.State st = s.state();
-      if (st.lastSuccess == null) {
-        if (!s.mayStartEmpty()) {
-          close();
-          throw new KeyringException(st.lastFailureReason,
-              "could not load keys from " + s.describe() + ": " + st.lastFailure);
-        }
-        startsEmpty = true;
-      }
-    }
-    publish();
-    if (snapshot.keys().isEmpty()) {
-      if (!startsEmpty) {
-        close();
-        throw new KeyringException(Reason.CONFIGURATION, "the configured sources hold no keys");
-      }
-      log.log(Level.WARNING, "*** keyring started WITHOUT keys: every token is rejected and nothing can "
-          + "be signed until a source answers; retrying in the background ***");
-    }
-    for (Source s : sources) {
-      scheduler.schedule(() -> run(s), s.state().nextCheckDelay);
-    }
-    log.log(Level.INFO, "keyring started with {0} key(s) from {1} source(s): {2}",
-        snapshot.keys().size(), sources.size(), kids(snapshot));
-  }
-
-  /**
-   * One check of one source, then the next one scheduled — whatever happened in between: an
-   * unexpected exception or error (a bug, a logger that throws) is counted and logged, and never
-   * ends the source's chain of checks.
-   */
-  private void run(Source s) {
-    if (closed) {
-      return;
-    }
-    Duration next = null;
-    try {
-      next = check(s);
-      publish();
-    } catch (RuntimeException | Error e) {
-      refreshFailed(s, e);
-    }
-    if (next == null) {
-      Duration planned = s.state().nextCheckDelay;
-      next = planned == null || planned.isZero() ? RETRY_AFTER_ERROR : planned;
-    }
-    Duration delay = next;
-    if (!closed) {
-      scheduler.schedule(() -> run(s), delay);
-    }
-  }
-
-  /** An unexpected failure of the refresh itself (not a source's failure): counted, logged once per kind. */
-  private void refreshFailed(Source s, Throwable e) {
-    refreshErrors.incrementAndGet();
-    // The message may quote content: log the type only.
-    String kind = e.getClass().getName();
-    log.log(refreshErrorKinds.add(kind) ? Level.ERROR : Level.DEBUG, "unexpected {0} while refreshing {1}; the "
-        + "keys in force stay as they were and the next check is scheduled as usual", kind,
-        s == null ? "the keys" : s.describe());
-  }
-
-  /** The log back end threw: count it (it cannot be logged). */
-  private void loggerFailed(Throwable e) {
-    refreshErrors.incrementAndGet();
-  }
-
-  /**
-   * Publishes the union of the sources' keys, keeping the old snapshot object when nothing
-   * changed. Local sources come first, in configuration order, then verify-only ones: a
-   * verify-only source never overrides a local key, whatever the order sources were added in.
-   */
-  private void publish() {
-    Map<String, TokenKey> union = new LinkedHashMap<>();
-    Map<String, Source> firstSource = new HashMap<>();
-    Set<String> conflicting = new TreeSet<>();
-    for (boolean verifyOnlyPass : new boolean[] {false, true}) {
-      for (Source s : sources) {
-        if (s.isVerifyOnly() != verifyOnlyPass) {
-          continue;
-        }
-        for (TokenKey k : s.keys().keys()) {
-          TokenKey first = union.putIfAbsent(k.kid(), k);
-          if (first == null) {
-            firstSource.put(k.kid(), s);
-            continue;
-          }
-          Source holder = firstSource.get(k.kid());
-          boolean overLocal = s.isVerifyOnly() && !holder.isVerifyOnly();
-          // A verify-only source holding the public part of a local key (its own JWKS, say) is no clash.
-          if (overLocal ? VerifyOnly.view(first).sameAs(k) : first.sameAs(k)) {
-            continue;
-          }
-          conflicting.add(k.kid());
-          if (conflicts.contains(k.kid())) {
-            continue;
-          }
-          if (overLocal) {
-            log.log(Level.ERROR, "kid {0} is held by the verify-only {2} and by {1} with different keys; the "
-                + "local key ({1}) is kept: a verify-only source never overrides a local key. Give every key a "
-                + "unique kid.", k.kid(), holder.describe(), s.describe());
-          } else {
-            log.log(Level.ERROR, "kid {0} is held by {1} and by {2} with different keys; the source configured "
-                + "first ({1}) wins. Give every key a unique kid.", k.kid(), holder.describe(), s.describe());
-          }
-        }
-      }
-    }
-    for (String kid : conflicts) {
-      if (!conflicting.contains(kid)) {
-        log.log(Level.INFO, "kid {0} no longer conflicts between sources", kid);
-      }
-    }
-    if (!conflicting.equals(conflicts)) {
-      conflicts = Collections.unmodifiableSet(conflicting);
-    }
-    KeySet current = snapshot;
-    if (sameKeys(current, union)) {
-      return;
-    }
-    snapshot = KeySet.of(new ArrayList<>(union.values()));
-    usage.retain(union.keySet());
-    events.changed(current, snapshot);
-    if (!current.keys().isEmpty()) {
-      List<String> added = new ArrayList<>();
-      List<String> changed = new ArrayList<>();
-      for (TokenKey k : union.values()) {
-        Optional<TokenKey> old = current.key(k.kid());
-        if (old.isEmpty()) {
-          added.add(k.kid());
-        } else if (!old.get().sameAs(k)) {
-          changed.add(k.kid());
-        }
-      }
-      List<String> removed = new ArrayList<>();
-      for (TokenKey k : current.keys()) {
-        if (!union.containsKey(k.kid())) {
-          removed.add(k.kid());
-        }
-      }
-      log.log(Level.INFO, "keys changed: added {0}, changed {1}, removed {2}; now {3}",
-          added, changed, removed, union.keySet());
-    }
-  }
-
-  private static boolean sameKeys(KeySet current, Map<String, TokenKey> next) {
-    if (current.keys().size() != next.size()) {
-      return false;
-    }
-    for (TokenKey k : current.keys()) {
-      if (!k.sameAs(next.get(k.kid()))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static List<String> kids(KeySet keys) {
-    List<String> kids = new ArrayList<>();
-    for (TokenKey k : keys.keys()) {
-      kids.add(k.kid());
-    }
-    return kids;
   }
 
   /**
@@ -343,7 +144,7 @@ public final class Keyring implements KeySource, AutoCloseable {
    */
   @Override
   public KeySet current() {
-    return snapshot;
+    return published.current();
   }
 
   /**
@@ -355,32 +156,7 @@ public final class Keyring implements KeySource, AutoCloseable {
    */
   @Override
   public void unknownKeyId(String kid) {
-    if (closed || !anyChecksOnUnknownKey) {
-      return;
-    }
-    long now = clock.millis();
-    long last = lastUnknownKeyCheck.get();
-    if (last != Long.MIN_VALUE && now - last < unknownKeyIntervalMillis && now >= last) {
-      return;
-    }
-    if (!lastUnknownKeyCheck.compareAndSet(last, now)) {
-      return; // another thread won the race and asks for the check
-    }
-    scheduler.execute(() -> {
-      if (closed) {
-        return;
-      }
-      try {
-        for (Source s : sources) {
-          if (s.checksOnUnknownKey()) {
-            check(s);
-          }
-        }
-        publish();
-      } catch (RuntimeException | Error e) {
-        refreshFailed(null, e);
-      }
-    });
+    refresh.unknownKeyId();
   }
 
   /** Counts the verification per kid, for {@link KeyStatus}: a map look-up and a counter, no lock. */
@@ -407,13 +183,13 @@ public final class Keyring implements KeySource, AutoCloseable {
       Source.State st = s.state();
       list.add(new SourceStatus(s.describe(), st, s.isVerifyOnly()));
     }
-    KeySet keys = snapshot;
+    KeySet keys = published.current();
     Map<Algorithm, String> signing = new EnumMap<>(Algorithm.class);
     for (Algorithm a : Algorithm.values()) {
       keys.signingKey(a, now).ifPresent(k -> signing.put(a, k.kid()));
     }
-    return new Status(list, kids(keys), signing, conflicts, refreshErrors.get(), closed,
-        usage.statuses(keys, now, maxTokenLifetime, trafficWindow, started));
+    return new Status(list, SnapshotPublisher.kids(keys), signing, published.conflicts(), refresh.refreshErrors(),
+        refresh.closed(), usage.statuses(keys, now, maxTokenLifetime, trafficWindow, started));
   }
 
   /**
@@ -422,14 +198,7 @@ public final class Keyring implements KeySource, AutoCloseable {
    */
   @Override
   public void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    scheduler.shutdown();
-    for (Source s : sources) {
-      s.close();
-    }
+    refresh.close();
   }
 
   /** The sources and kids; never key material. */
@@ -439,7 +208,8 @@ public final class Keyring implements KeySource, AutoCloseable {
     for (Source s : sources) {
       names.add(s.describe());
     }
-    return "Keyring[sources=" + names + ", kids=" + kids(snapshot) + (closed ? ", closed" : "") + "]";
+    return "Keyring[sources=" + names + ", kids=" + SnapshotPublisher.kids(published.current())
+        + (refresh.closed() ? ", closed" : "") + "]";
   }
 
   /** The state of a keyring: per source, and the keys in force. Immutable; never key material. */
@@ -524,7 +294,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     SourceStatus(String description, Source.State state, boolean verifyOnly) {
       this.description = description;
       this.state = state;
-      this.keyIds = kids(state.keys);
+      this.keyIds = SnapshotPublisher.kids(state.keys);
       this.verifyOnly = verifyOnly;
     }
 
@@ -615,7 +385,7 @@ public final class Keyring implements KeySource, AutoCloseable {
    */
   public static final class Builder {
     /** How to make each source at build(), when every option is known; fresh sources per build. */
-    private final List<Spec> sources = new ArrayList<>();
+    private final List<SourceSpec> sources = new ArrayList<>();
     private final HttpSource.Options http = new HttpSource.Options();
     private final Set<String> set = new HashSet<>();
     private Clock clock = Clock.systemUTC();
@@ -632,28 +402,12 @@ public final class Keyring implements KeySource, AutoCloseable {
 
     private Builder() {}
 
-    /** One configured source: how to make it, and how far it is trusted. */
-    private static final class Spec {
-      final Function<Builder, Source> make;
-      final String what;
-      final URI url; // HTTP sources only
-      boolean verifyOnly;
-      boolean acceptSecretKeys;
-
-      Spec(Function<Builder, Source> make, String what, URI url) {
-        this.make = make;
-        this.what = what;
-        this.url = url;
-        this.verifyOnly = url != null;
-      }
-    }
-
     private Builder add(Function<Builder, Source> make, String what) {
-      sources.add(new Spec(make, what, null));
+      sources.add(new SourceSpec(make, what, null));
       return this;
     }
 
-    private Spec last(String option) {
+    private SourceSpec last(String option) {
       if (sources.isEmpty()) {
         throw new IllegalStateException(option + " applies to the source added just before it; add a source first");
       }
@@ -740,7 +494,7 @@ public final class Keyring implements KeySource, AutoCloseable {
      */
     public Builder environment(String variable) {
       Objects.requireNonNull(variable, "variable");
-      return add(b -> environmentSource(variable, null, b.environment), "environment(" + variable + ")");
+      return add(b -> SourceSpec.environment(variable, null, b.environment), "environment(" + variable + ")");
     }
 
     /**
@@ -750,7 +504,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder environment(String variable, String passwordVariable) {
       Objects.requireNonNull(variable, "variable");
       Objects.requireNonNull(passwordVariable, "passwordVariable");
-      return add(b -> environmentSource(variable, passwordVariable, b.environment), "environment(" + variable + ")");
+      return add(b -> SourceSpec.environment(variable, passwordVariable, b.environment), "environment(" + variable + ")");
     }
 
     /**
@@ -775,7 +529,7 @@ public final class Keyring implements KeySource, AutoCloseable {
       if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
         throw new IllegalArgumentException("a JWKS URL must be https (or, where allowed, http) with a host");
       }
-      sources.add(new Spec(b -> new HttpSource(url, b.http), "jwksUrl", url));
+      sources.add(new SourceSpec(b -> new HttpSource(url, b.http), "jwksUrl", url));
       anyHttp = true;
       return this;
     }
@@ -830,12 +584,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     public Builder ephemeralDevelopmentKey() {
       once("ephemeralDevelopmentKey");
       ephemeral = true;
-      return add(b -> new FixedSource("ephemeral development key", () -> {
-        LOG.log(Level.WARNING, "*** Sessionless is using an EPHEMERAL key made in memory: "
-            + "sessions will not survive a restart and will not verify on any other node. "
-            + "Configure a key source for anything but development. ***");
-        return KeySet.of(TokenKey.generate("ephemeral-" + Long.toHexString(System.nanoTime()), Algorithm.HS256));
-      }), "ephemeralDevelopmentKey()");
+      return add(b -> SourceSpec.ephemeralKey(), "ephemeralDevelopmentKey()");
     }
 
     /** How often JWKS files are checked for changes; default 5 s. */
@@ -1030,58 +779,18 @@ public final class Keyring implements KeySource, AutoCloseable {
           }
         }
       }
-      for (Spec spec : sources) {
-        if (spec.acceptSecretKeys && !spec.verifyOnly) {
-          throw new KeyringException(Reason.CONFIGURATION, "acceptSecretKeys() follows " + spec.what
-              + ", which is not verify-only: local sources take secret keys anyway; add verifyOnly() before it");
-        }
-        if (ephemeral && spec.verifyOnly) {
-          throw new KeyringException(Reason.CONFIGURATION, "an ephemeral development key cannot be verify-only");
-        }
-        if (spec.url != null && spec.url.getScheme().equalsIgnoreCase("http")) {
-          if (!allowPlainHttp) {
-            throw new KeyringException(Reason.CONFIGURATION, "the JWKS URL " + HttpSource.redact(spec.url)
-                + " is plain http: anyone on the network path could replace its keys and forge tokens. Use https, "
-                + "or (loopback, tests, an encrypted sidecar) httpAllowInsecurePlainHttp(true)");
-          }
-          if (!HttpSource.isLoopback(spec.url)) {
-            LOG.log(Level.WARNING, "the JWKS URL {0} is fetched over INSECURE plain http from a host that is not "
-                + "a loopback address: anyone on the network path can replace its keys", HttpSource.redact(spec.url));
-          }
-        }
+      for (SourceSpec spec : sources) {
+        spec.validate(ephemeral, allowPlainHttp);
       }
       // Each build() makes sources of its own, with the options as they stand now: two
       // keyrings never share a source's state.
       List<Source> resolved = new ArrayList<>();
-      for (Spec spec : sources) {
-        Source source = spec.make.apply(this);
-        if (spec.verifyOnly) {
-          source.verifyOnly(new VerifyOnly(spec.acceptSecretKeys));
-        }
-        resolved.add(source);
+      for (SourceSpec spec : sources) {
+        resolved.add(spec.make(this));
       }
       Keyring keyring = new Keyring(this, resolved);
-      keyring.start();
+      keyring.refresh.start();
       return keyring;
     }
-  }
-
-  private static Source environmentSource(String variable, String passwordVariable, Function<String, String> env) {
-    String what = "environment variable " + variable;
-    return new FixedSource(what, () -> {
-      String value = env.apply(variable);
-      if (value == null) {
-        throw new KeyringException(Reason.UNAVAILABLE, what + " is not set");
-      }
-      KeyContent.Unlock unlock = KeyContent.Unlock.none();
-      if (passwordVariable != null) {
-        String password = env.apply(passwordVariable);
-        if (password == null) {
-          throw new KeyringException(Reason.UNAVAILABLE, "environment variable " + passwordVariable + " is not set");
-        }
-        unlock = KeyContent.Unlock.password(password.toCharArray());
-      }
-      return KeyContent.parse(value, unlock, true, what);
-    });
   }
 }
