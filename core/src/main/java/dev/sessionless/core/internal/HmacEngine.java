@@ -18,10 +18,19 @@ import javax.crypto.spec.SecretKeySpec;
  * every time. The digest state after those two blocks is kept and cloned for the next message
  * that starts with the same block, which saves two of the ~eight compressions of a typical
  * token (and {@code Mac}'s resets); the result is bit for bit HMAC, which {@code HmacEngineTest}
- * holds to the JDK's {@code Mac} over every length and key size. Where the provider's digest
- * cannot be cloned, the engine uses a keyed {@code Mac} as before.
+ * holds to the JDK's {@code Mac} over every length and key size.
+ *
+ * <p>That shortcut is taken only with the JDK's own providers: SHA-2 from {@code SUN} and HMAC
+ * from {@code SunJCE}, the ones a plain JVM picks. Where another provider comes first for either
+ * (a FIPS module such as BC-FIPS, a PKCS#11 token, an HSM), the HMAC must be that provider's, not
+ * one built here around its digest, so the engine uses a keyed {@code Mac} from the JCA, as it
+ * does when the digest cannot be cloned, and as it does everywhere when the system property
+ * {@value #IMPLEMENTATION_PROPERTY} is {@code jca}.
  */
 public final class HmacEngine extends KeyEngine {
+  /** Set to {@code jca} to compute every HMAC through the JCA {@code Mac}. */
+  public static final String IMPLEMENTATION_PROPERTY = "dev.sessionless.hmac";
+
   private final String jcaName;
   private final int macLength;
   private final int blockLength;
@@ -29,8 +38,10 @@ public final class HmacEngine extends KeyEngine {
   private final MessageDigest innerKeyed;
   /** The key XOR opad, the outer hash's first block. */
   private final byte[] outerPad;
-  /** The fallback when digests cannot be cloned. */
+  /** The keyed {@code Mac} when digests are not used; cloned per pooled state. */
   private final Mac prototype;
+  /** The key, kept only on the {@code Mac} path, for a provider whose {@code Mac} cannot be cloned. */
+  private final SecretKeySpec macKey;
   private final Pool<Keyed> pool;
 
   /** One computation's state: work buffers and the last first block seen, with its digest. */
@@ -46,7 +57,7 @@ public final class HmacEngine extends KeyEngine {
 
     Keyed() throws CloneNotSupportedException {
       synchronized (HmacEngine.this) {
-        this.mac = innerKeyed == null ? (Mac) prototype.clone() : null;
+        this.mac = innerKeyed == null ? macCopy() : null;
         this.ipad = innerKeyed == null ? null : (MessageDigest) innerKeyed.clone();
       }
       this.outer = ipad == null ? null : newDigest();
@@ -92,50 +103,92 @@ public final class HmacEngine extends KeyEngine {
     MessageDigest inner = null;
     byte[] opad = null;
     Mac fallback = null;
-    try {
-      inner = newDigest();
-      inner.clone(); // fails here, once, for a provider whose digests cannot be cloned
-      byte[] key = new byte[blockLength];
-      if (secret.length > blockLength) {
-        MessageDigest h = newDigest();
-        byte[] hashed = h.digest(secret);
-        System.arraycopy(hashed, 0, key, 0, hashed.length);
-        Arrays.fill(hashed, (byte) 0);
-      } else {
-        System.arraycopy(secret, 0, key, 0, secret.length);
-      }
-      byte[] ipad = new byte[blockLength];
-      opad = new byte[blockLength];
-      for (int i = 0; i < blockLength; i++) {
-        ipad[i] = (byte) (key[i] ^ 0x36);
-        opad[i] = (byte) (key[i] ^ 0x5c);
-      }
-      inner.update(ipad);
-      Arrays.fill(ipad, (byte) 0);
-      Arrays.fill(key, (byte) 0);
-    } catch (CloneNotSupportedException e) {
-      inner = null;
-      opad = null;
+    if (jdkProviders(jcaName)) {
       try {
+        inner = newDigest();
+        inner.clone(); // fails here, once, for a provider whose digests cannot be cloned
+        byte[] key = new byte[blockLength];
+        if (secret.length > blockLength) {
+          MessageDigest h = newDigest();
+          byte[] hashed = h.digest(secret);
+          System.arraycopy(hashed, 0, key, 0, hashed.length);
+          Arrays.fill(hashed, (byte) 0);
+        } else {
+          System.arraycopy(secret, 0, key, 0, secret.length);
+        }
+        byte[] ipad = new byte[blockLength];
+        opad = new byte[blockLength];
+        for (int i = 0; i < blockLength; i++) {
+          ipad[i] = (byte) (key[i] ^ 0x36);
+          opad[i] = (byte) (key[i] ^ 0x5c);
+        }
+        inner.update(ipad);
+        Arrays.fill(ipad, (byte) 0);
+        Arrays.fill(key, (byte) 0);
+      } catch (CloneNotSupportedException e) {
+        inner = null;
+        opad = null;
+      }
+    }
+    SecretKeySpec keySpec = null;
+    if (inner == null) {
+      try {
+        keySpec = new SecretKeySpec(secret, jcaName);
         fallback = Mac.getInstance(jcaName);
-        fallback.init(new SecretKeySpec(secret, jcaName));
-      } catch (GeneralSecurityException e2) {
-        throw new IllegalStateException(jcaName + " is not available in this JVM", e2);
+        fallback.init(keySpec);
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException(jcaName + " is not available in this JVM", e);
       }
     }
     this.innerKeyed = inner;
     this.outerPad = opad;
     this.prototype = fallback;
+    this.macKey = keySpec;
     this.macLength = inner != null ? inner.getDigestLength() : fallback.getMacLength();
     this.pool = new Pool<>(this::newKeyed);
   }
 
+  /**
+   * Whether HMAC may be computed here from digests: the property does not ask for the JCA, and
+   * this JVM picks its own {@code SUN} digest and {@code SunJCE} HMAC for the algorithm.
+   */
+  static boolean jdkProviders(String jcaName) {
+    if ("jca".equalsIgnoreCase(System.getProperty(IMPLEMENTATION_PROPERTY, "").strip())) {
+      return false;
+    }
+    try {
+      return "SUN".equals(MessageDigest.getInstance(digestName(jcaName)).getProvider().getName())
+          && "SunJCE".equals(Mac.getInstance(jcaName).getProvider().getName());
+    } catch (GeneralSecurityException e) {
+      return false; // the Mac path then says what is missing
+    }
+  }
+
+  private static String digestName(String jcaName) {
+    return jcaName.equals("HmacSHA256") ? "SHA-256" : jcaName.equals("HmacSHA384") ? "SHA-384" : "SHA-512";
+  }
+
   private MessageDigest newDigest() {
-    String name = jcaName.equals("HmacSHA256") ? "SHA-256" : jcaName.equals("HmacSHA384") ? "SHA-384" : "SHA-512";
+    String name = digestName(jcaName);
     try {
       return MessageDigest.getInstance(name);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(name + " (for " + jcaName + ") is not available in this JVM", e);
+    }
+  }
+
+  /** A copy of the keyed {@code Mac}: a clone, or a new one where the provider's cannot be cloned. */
+  private Mac macCopy() {
+    try {
+      return (Mac) prototype.clone();
+    } catch (CloneNotSupportedException e) {
+      try {
+        Mac m = Mac.getInstance(jcaName, prototype.getProvider());
+        m.init(macKey);
+        return m;
+      } catch (GeneralSecurityException e2) {
+        throw new IllegalStateException(jcaName + " of " + prototype.getProvider().getName() + " failed", e2);
+      }
     }
   }
 

@@ -4,6 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.security.Key;
+import java.security.MessageDigest;
+import java.security.MessageDigestSpi;
+import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
+import java.security.Security;
+import java.security.spec.AlgorithmParameterSpec;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -11,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.crypto.Mac;
+import javax.crypto.MacSpi;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,11 +28,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Holds the engine's HMAC, computed from cloned digests with the first block's state kept, to
  * the JDK's own {@code Mac}: every message length around the block size, keys shorter than,
  * equal to and longer than a block (hashed first, as RFC 2104 says), and first blocks that
- * repeat, change and alternate, so a kept state is reused exactly when it may be.
+ * repeat, change and alternate, so a kept state is reused exactly when it may be. And the
+ * shortcut is taken only with the JDK's own providers: with another provider first (a FIPS
+ * module, say), or the property set, every MAC goes through the JCA {@code Mac}.
  */
 class HmacEngineTest {
+  /** The JDK's own {@code Mac}, named, so that a provider put first in a test is not asked. */
   private static byte[] reference(String alg, byte[] key, byte[] msg, int len) throws Exception {
-    Mac mac = Mac.getInstance(alg);
+    Mac mac = Mac.getInstance(alg, "SunJCE");
     mac.init(new SecretKeySpec(key, alg));
     mac.update(msg, 0, len);
     return mac.doFinal();
@@ -129,6 +140,174 @@ class HmacEngineTest {
       }
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void thePropertySendsEveryHmacThroughTheJcaMac() throws Exception {
+    byte[] key = new byte[32];
+    new Random(3).nextBytes(key);
+    byte[] msg = new byte[300];
+    new Random(4).nextBytes(msg);
+    assertTrue(new HmacEngine("HmacSHA256", key).clonesDigests(), "the JDK's providers: digests");
+    System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
+    try {
+      HmacEngine engine = new HmacEngine("HmacSHA256", key);
+      assertFalse(engine.clonesDigests());
+      assertArrayEquals(reference("HmacSHA256", key, msg, 300), sign(engine, msg, 300));
+    } finally {
+      System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+    }
+  }
+
+  @Test
+  void anotherProviderFirstGetsItsOwnMacEvenOneThatCannotBeCloned() throws Exception {
+    byte[] key = new byte[32];
+    new Random(5).nextBytes(key);
+    Security.insertProviderAt(new FirstProvider(), 1);
+    HmacEngine engine;
+    try {
+      engine = new HmacEngine("HmacSHA256", key);
+      assertFalse(engine.clonesDigests(), "a provider ahead of the JDK's: its Mac, not digests around it");
+      assertTrue(Mac.getInstance("HmacSHA256").getProvider() instanceof FirstProvider);
+      // three threads at once make three pooled states, each from a new Mac (this one has no clone)
+      ExecutorService pool = Executors.newFixedThreadPool(3);
+      try {
+        List<Future<Boolean>> results = new java.util.ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+          int seed = t;
+          results.add(pool.submit(() -> {
+            Random random = new Random(seed);
+            byte[] m = new byte[200];
+            for (int i = 0; i < 500; i++) {
+              random.nextBytes(m);
+              if (!Arrays.equals(reference("HmacSHA256", key, m, 200), sign(engine, m, 200))) {
+                return false;
+              }
+            }
+            return true;
+          }));
+        }
+        for (Future<Boolean> f : results) {
+          assertTrue(f.get(), "a wrong MAC through the provider's Mac");
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      assertTrue(FirstProvider.macsMade > 0, "the MACs came from the provider put first");
+    } finally {
+      Security.removeProvider(FirstProvider.NAME);
+    }
+    assertTrue(new HmacEngine("HmacSHA256", key).clonesDigests(), "the JDK's providers again: digests");
+  }
+
+  /**
+   * A provider put ahead of the JDK's, as a FIPS module would be, serving SHA-256 and HmacSHA256
+   * through the JDK's own implementations; its {@code Mac} cannot be cloned.
+   */
+  private static final class FirstProvider extends Provider {
+    static final String NAME = "SessionlessTestFirst";
+    private static final long serialVersionUID = 1L;
+    static volatile int macsMade;
+
+    FirstProvider() {
+      super(NAME, "1", "SHA-256 and HmacSHA256 ahead of the JDK's providers, for HmacEngineTest");
+      putService(new Service(this, "MessageDigest", "SHA-256", Sha256.class.getName(), null, null) {
+        @Override
+        public Object newInstance(Object parameter) throws NoSuchAlgorithmException {
+          return new Sha256();
+        }
+      });
+      putService(new Service(this, "Mac", "HmacSHA256", UncloneableHmac.class.getName(), null, null) {
+        @Override
+        public Object newInstance(Object parameter) throws NoSuchAlgorithmException {
+          macsMade++;
+          return new UncloneableHmac();
+        }
+      });
+    }
+  }
+
+  private static final class Sha256 extends MessageDigestSpi implements Cloneable {
+    private MessageDigest d;
+
+    Sha256() throws NoSuchAlgorithmException {
+      try {
+        d = MessageDigest.getInstance("SHA-256", "SUN");
+      } catch (java.security.NoSuchProviderException e) {
+        throw new NoSuchAlgorithmException(e);
+      }
+    }
+
+    Sha256(MessageDigest d) {
+      this.d = d;
+    }
+
+    @Override
+    protected void engineUpdate(byte input) {
+      d.update(input);
+    }
+
+    @Override
+    protected void engineUpdate(byte[] input, int offset, int len) {
+      d.update(input, offset, len);
+    }
+
+    @Override
+    protected byte[] engineDigest() {
+      return d.digest();
+    }
+
+    @Override
+    protected void engineReset() {
+      d.reset();
+    }
+
+    @Override
+    public Object clone() throws CloneNotSupportedException {
+      return new Sha256((MessageDigest) d.clone());
+    }
+  }
+
+  private static final class UncloneableHmac extends MacSpi {
+    private final Mac mac;
+
+    UncloneableHmac() throws NoSuchAlgorithmException {
+      try {
+        mac = Mac.getInstance("HmacSHA256", "SunJCE");
+      } catch (java.security.NoSuchProviderException e) {
+        throw new NoSuchAlgorithmException(e);
+      }
+    }
+
+    @Override
+    protected int engineGetMacLength() {
+      return mac.getMacLength();
+    }
+
+    @Override
+    protected void engineInit(Key key, AlgorithmParameterSpec params) throws java.security.InvalidKeyException {
+      mac.init(key);
+    }
+
+    @Override
+    protected void engineUpdate(byte input) {
+      mac.update(input);
+    }
+
+    @Override
+    protected void engineUpdate(byte[] input, int offset, int len) {
+      mac.update(input, offset, len);
+    }
+
+    @Override
+    protected byte[] engineDoFinal() {
+      return mac.doFinal();
+    }
+
+    @Override
+    protected void engineReset() {
+      mac.reset();
     }
   }
 }
