@@ -5,6 +5,7 @@ import tools.jackson.databind.SerializationFeature;
 import dev.sessionless.load.internal.Charts;
 import dev.sessionless.load.internal.Cluster;
 import dev.sessionless.load.internal.Faults;
+import dev.sessionless.load.internal.Forks;
 import dev.sessionless.load.internal.JitSettling;
 import dev.sessionless.load.internal.Options;
 import dev.sessionless.load.internal.RedisServer;
@@ -88,6 +89,9 @@ public final class LoadTool {
       return 2;
     }
     try {
+      if (options.forks > 1) {
+        return Forks.run(args, options.forks, options.out, out, progress);
+      }
       LoadTool tool = new LoadTool(options, out, progress);
       tool.runAll();
       return tool.sessionlessLost(progress) ? 3 : 0;
@@ -101,11 +105,15 @@ public final class LoadTool {
     String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm"));
     String jdk = "jdk" + Runtime.version().feature();
     String commit = commit();
-    String base = stamp + "-" + jdk + "-" + commit + "-" + String.join("+", options.profiles);
+    String base = stamp + "-" + jdk + "-" + commit + "-" + String.join("+", options.profiles)
+        + (options.fork.isEmpty() ? "" : "-fork" + options.fork.replace("/", "of"));
     json.put("date", stamp);
     json.put("jdk", System.getProperty("java.vm.name") + " " + Runtime.version());
     json.put("cpus", Runtime.getRuntime().availableProcessors());
     json.put("commit", commit);
+    if (!options.fork.isEmpty()) {
+      json.put("fork", options.fork);
+    }
     json.put("routing", "by the load client: round-robin per request, or sticky per user; 3 Jetty nodes per system"
         + " on loopback, injector in the same JVM");
     md.append("# Load run ").append(base).append("\n\n")

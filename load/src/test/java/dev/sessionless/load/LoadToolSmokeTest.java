@@ -50,6 +50,48 @@ class LoadToolSmokeTest {
   }
 
   @Test
+  void forksRunTheCommandInFreshJvmsAndSummariseTheRatiosAcrossThem(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    int code = LoadTool.run(new String[] {"peak", "--systems=sessionless,session-sticky", "--forks=2",
+        "--max-users=4", "--step=600ms", "--warmup=100ms", "--system-warmup=200ms", "--jit-settle=0s",
+        "--out=" + dir}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8));
+    String log = progress.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, log);
+    assertTrue(log.contains("fork 1/2: ") && log.contains("fork 2/2: "), log);
+    List<String> names;
+    try (Stream<Path> s = Files.list(dir)) {
+      names = s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+    assertTrue(names.stream().anyMatch(n -> n.endsWith("-peak-fork1of2.json")), names.toString());
+    assertTrue(names.stream().anyMatch(n -> n.endsWith("-peak-fork2of2.json")), names.toString());
+    Path summary = dir.resolve(names.stream().filter(n -> n.endsWith("-peak-forks.json")).findFirst().orElseThrow());
+    JsonNode root = new ObjectMapper().readTree(summary.toFile());
+    assertEquals(2, root.path("forks").asInt());
+    JsonNode levels = root.path("sessionlessOverStickyThroughput");
+    assertEquals(3, levels.size(), root.toPrettyString()); // 1, 2 and 4 users (a ratio needs the USL fit's three)
+    for (JsonNode level : levels) {
+      assertEquals(2, level.path("forks").size(), level.toString());
+      double a = level.path("forks").get(0).asDouble();
+      double b = level.path("forks").get(1).asDouble();
+      assertEquals((a + b) / 2, level.path("median").asDouble(), 1e-9, level.toString());
+      assertEquals(Math.min(a, b), level.path("lowest").asDouble(), 1e-9, level.toString());
+      assertTrue(a > 0 && b > 0, level.toString());
+    }
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.contains("## Sessionless vs session-sticky, across forks"), printed);
+    assertTrue(printed.contains("-peak-fork1of2.md"), printed);
+  }
+
+  @Test
+  void aForkLabelThatIsNotIOfNIsRefused() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(2, LoadTool.run(new String[] {"peak", "--fork=3"}, System.out,
+        new PrintStream(err, true, StandardCharsets.UTF_8)));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--fork is set by --forks, as i/N"), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
   void soakAndFloodRunEndToEnd(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     int code = LoadTool.run(new String[] {"soak,flood", "--systems=sessionless", "--system-warmup=300ms", "--jit-settle=0s",

@@ -35,6 +35,10 @@ public final class Options {
   public final double targetRate;
   public final Path out;
   public final int users;
+  /** How many fresh JVMs run the command one after the other ({@code --forks}); 1: this one only. */
+  public final int forks;
+  /** Which fork this JVM is, {@code i/N} ({@code --fork}, set by {@code --forks}); empty when not forked. */
+  public final String fork;
   /** Faults: whether the key rotation keeps the old key for verification (false: a broken rotation). */
   public final boolean keepOldKey;
   /** The {@code redis-server} to run, or {@code null} to look on the {@code PATH}. */
@@ -69,6 +73,11 @@ public final class Options {
     this.targetRate = number(o, "target-rate", 1500);
     this.out = Path.of(o.getOrDefault("out", "benchmarks/results"));
     this.users = integer(o, "users", 12);
+    this.forks = integer(o, "forks", 1);
+    this.fork = o.getOrDefault("fork", "");
+    if (!fork.isEmpty() && !fork.matches("[1-9][0-9]*/[1-9][0-9]*")) {
+      throw bad("--fork is set by --forks, as i/N; got '" + fork + "'");
+    }
     String rotation = o.getOrDefault("rotation", "keep-old");
     if (!rotation.equals("keep-old") && !rotation.equals("drop-old")) {
       throw bad("--rotation must be keep-old or drop-old, got '" + rotation + "'");
@@ -91,9 +100,9 @@ public final class Options {
       case "dir" -> dev.sessionless.core.Algorithm.DIR_A256GCM;
       default -> throw bad("--sessionless-algorithm must be hs256 or dir, got '" + alg + "'");
     };
-    if (users < 1 || maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
+    if (forks < 1 || users < 1 || maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
         || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0 || systemWarmup.isZero()) {
-      throw bad("out of range: users, max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
+      throw bad("out of range: forks, users, max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
     }
   }
 
@@ -125,7 +134,7 @@ public final class Options {
     Options options = new Options(o, List.copyOf(profiles));
     for (String k : o.keySet()) {
       if (!List.of("systems", "max-users", "step", "warmup", "jit-settle", "think", "start-rate", "rate-factor",
-          "max-steps", "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "redis-server",
+          "max-steps", "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "forks", "fork", "redis-server",
           "rotation", "jetty-header-cache", "sessionless-compression", "sessionless-algorithm").contains(k)) {
         throw bad("unknown option --" + k);
       }
@@ -159,7 +168,9 @@ public final class Options {
         "  --users=12 --rotation=keep-old                          faults (drop-old: a broken rotation that drops",
         "                                                          the old key at once, to see the check fail)",
         "  --p99-limit=200 --target-rate=1500                      capacity plan (peak and stress together)",
-        "  --out=benchmarks/results                                where JSON, Markdown and PNG go");
+        "  --out=benchmarks/results                                where JSON, Markdown and PNG go",
+        "  --forks=1                                               run it all in N fresh JVMs, one after the other,",
+        "                                                          and summarise the peak ratios across them");
   }
 
   private static LoadException bad(String what) {
