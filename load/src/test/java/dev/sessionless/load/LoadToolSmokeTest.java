@@ -78,6 +78,13 @@ class LoadToolSmokeTest {
       assertEquals(Math.min(a, b), level.path("lowest").asDouble(), 1e-9, level.toString());
       assertTrue(a > 0 && b > 0, level.toString());
     }
+    // every fork ran with this JVM's options (agents and flight recordings left out), such as
+    // the headless flag this module's surefire configuration gives it
+    assertTrue(dev.sessionless.load.internal.Forks.jvmOptions().contains("-Djava.awt.headless=true"));
+    JsonNode fork = new ObjectMapper().readTree(dir.resolve(names.stream()
+        .filter(n -> n.endsWith("-peak-fork2of2.json")).findFirst().orElseThrow()).toFile());
+    assertEquals(dev.sessionless.load.internal.Forks.jvmOptions(),
+        new ObjectMapper().convertValue(fork.path("jvmOptions"), List.class), fork.path("jvmOptions").toString());
     String printed = out.toString(StandardCharsets.UTF_8);
     assertTrue(printed.contains("## Sessionless vs session-sticky, across forks"), printed);
     assertTrue(printed.contains("-peak-fork1of2.md"), printed);

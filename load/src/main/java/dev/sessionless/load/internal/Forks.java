@@ -5,6 +5,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Why: two JVMs of one configuration compile the same code differently, and on a shared
  * machine their throughput was seen to differ by 20%; a ratio from one JVM is one sample of
- * that. As JMH forks a benchmark, this forks the whole run. Each fork writes its own report, as
- * a single run does; the summary names them.
+ * that. As JMH forks a benchmark, this forks the whole run, with this JVM's options. Each fork
+ * writes its own report, as a single run does; the summary names them.
  */
 public final class Forks {
   private static final Pattern WROTE = Pattern.compile("^wrote (.+\\.json) and ");
@@ -55,11 +56,14 @@ public final class Forks {
     List<Path> reports = new ArrayList<>();
     int status = 0;
     for (int f = 1; f <= forks; f++) {
-      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"), "dev.sessionless.load.LoadTool"));
+      List<String> cmd = new ArrayList<>();
+      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      cmd.addAll(jvmOptions());
+      int first = cmd.size();
+      cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.sessionless.load.LoadTool"));
       Arrays.stream(args).filter(a -> !a.startsWith("--forks=")).forEach(cmd::add);
       cmd.add("--fork=" + f + "/" + forks);
-      progress.println("fork " + f + "/" + forks + ": " + String.join(" ", cmd.subList(4, cmd.size())));
+      progress.println("fork " + f + "/" + forks + ": " + String.join(" ", cmd.subList(first + 3, cmd.size())));
       Process p = new ProcessBuilder(cmd).start();
       String prefix = "fork " + f + "/" + forks + ": ";
       Thread pump = new Thread(() -> copy(p.getErrorStream(), progress, prefix), "load-fork-progress");
@@ -95,6 +99,17 @@ public final class Forks {
     }
     summarise(reports, args, outDir, out);
     return status;
+  }
+
+  /**
+   * This JVM's options (heap, GC, {@code -XX} flags), so every fork runs as this one would;
+   * without agents, debuggers and flight recordings, which would clash between JVMs.
+   */
+  public static List<String> jvmOptions() {
+    return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> !a.startsWith("-javaagent") && !a.startsWith("-agentlib") && !a.startsWith("-agentpath")
+            && !a.startsWith("-XX:StartFlightRecording"))
+        .toList();
   }
 
   private static void copy(java.io.InputStream in, PrintStream to, String prefix) {
