@@ -111,7 +111,7 @@ public final class LoadTool {
     json.put("jdk", System.getProperty("java.vm.name") + " " + Runtime.version());
     json.put("cpus", Runtime.getRuntime().availableProcessors());
     json.put("commit", commit);
-    json.put("jvmOptions", ManagementFactory.getRuntimeMXBean().getInputArguments());
+    json.put("jvmOptions", Forks.forReport(ManagementFactory.getRuntimeMXBean().getInputArguments()));
     if (!options.fork.isEmpty()) {
       json.put("fork", options.fork);
     }

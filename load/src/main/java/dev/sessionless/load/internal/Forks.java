@@ -112,6 +112,16 @@ public final class Forks {
         .toList();
   }
 
+  /**
+   * JVM options as a report records them: {@code -X} and {@code -XX} options whole, a system
+   * property by its name only ({@code -Dname=…}), since a value may be a secret and reports are
+   * committed.
+   */
+  public static List<String> forReport(List<String> options) {
+    return options.stream().map(a -> a.startsWith("-D") && a.contains("=") ? a.substring(0, a.indexOf('=') + 1) + "…" : a)
+        .toList();
+  }
+
   private static void copy(java.io.InputStream in, PrintStream to, String prefix) {
     try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
