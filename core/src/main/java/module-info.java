@@ -2,8 +2,9 @@
  * Sessionless core: the token format, encode/decode with strict claim checks, the key
  * model (immutable key-set snapshots with key IDs) and the verification cache.
  *
- * <p>Exports exactly one package, {@code dev.sessionless.core}; everything under
- * {@code dev.sessionless.core.internal} is implementation detail, exported only to the sibling
+ * <p>Exports the API, {@code dev.sessionless.core}, and the two state-mapper adapters, {@code
+ * dev.sessionless.core.jackson} (Jackson 3) and {@code dev.sessionless.core.jackson2}; everything
+ * under {@code dev.sessionless.core.internal} is implementation detail, exported only to the sibling
  * modules {@code dev.sessionless.keyring} and {@code dev.sessionless.servlet} (one base64url
  * codec, one kid rule).
  */
