@@ -376,13 +376,34 @@ public final class LoadTool {
     if (fit != null && points != null && !points.isEmpty()) {
       try {
         CapacityPlan plan = CapacityPlan.plan(options.targetRate, options.p99LimitMillis, points, fit, 0.8, true);
+        String caveat = planCaveat(system);
         result.put("plan", Map.of("machines", plan.machines(), "perMachineRate", plan.perMachineRate(),
-            "assumptions", plan.assumptions()));
-        md.append("Capacity plan: ").append(plan.summary()).append('\n');
+            "assumptions", plan.assumptions(), "caveat", caveat));
+        md.append("Capacity plan: ").append(plan.summary());
+        if (!caveat.isEmpty()) {
+          md.append("  - for this system: ").append(caveat).append('\n');
+        }
+        md.append('\n');
       } catch (LoadException e) {
         md.append("Capacity plan: none (").append(e.getMessage()).append(")\n\n");
       }
     }
+  }
+
+  /**
+   * Where the plan's general assumptions (machines share nothing) do not hold for a baseline: it
+   * plans machines for the rate, not what the system loses or what it shares.
+   */
+  static String planCaveat(String system) {
+    return switch (system) {
+      case "spring-session-redis" -> "its nodes share one Redis, so capacity does not add up linearly as"
+          + " the plan assumes; Redis's own limit is not modelled, and it is one more thing to size and keep up";
+      case "session-sticky" -> "each session lives in one machine's memory: the spare machine keeps the rate"
+          + " when a machine is lost, not that machine's sessions (the faults profile counts them)";
+      case "session-nonsticky" -> "a user's requests reach machines that do not hold its session: it loses"
+          + " sessions at any size (see its carts lost), so no number of machines makes it correct";
+      default -> "";
+    };
   }
 
   private void comparePeak() {

@@ -41,6 +41,9 @@ class LoadToolSmokeTest {
     assertTrue(root.path("systems").path("session-nonsticky").path("peak").path("cartsLost").asLong() > 0);
     String md = Files.readString(files.stream().filter(f -> f.toString().endsWith(".md")).findFirst().orElseThrow());
     assertTrue(md.contains("| step | target/s | achieved/s | p50 |"), md);
+    // a baseline's plan says where "machines share nothing" does not make it right
+    assertTrue(md.contains("  - for this system: a user's requests reach machines that do not hold its session"), md);
+    assertEquals(1, md.split("  - for this system: ", -1).length - 1, "Sessionless's plan has no caveat: " + md);
     // one settling round (300 ms of each system) fits the limit; the report says what it found
     String settling = root.path("warmup").path("jitSettling").asText();
     assertTrue(settling.contains("after 1 warm-up round ("), root.path("warmup").toPrettyString());
