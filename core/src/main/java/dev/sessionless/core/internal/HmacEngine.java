@@ -104,30 +104,12 @@ public final class HmacEngine extends KeyEngine {
     byte[] opad = null;
     Mac fallback = null;
     if (jdkProviders(jcaName)) {
+      byte[] pad = new byte[blockLength];
       try {
-        inner = newDigest();
-        inner.clone(); // fails here, once, for a provider whose digests cannot be cloned
-        byte[] key = new byte[blockLength];
-        if (secret.length > blockLength) {
-          MessageDigest h = newDigest();
-          byte[] hashed = h.digest(secret);
-          System.arraycopy(hashed, 0, key, 0, hashed.length);
-          Arrays.fill(hashed, (byte) 0);
-        } else {
-          System.arraycopy(secret, 0, key, 0, secret.length);
-        }
-        byte[] ipad = new byte[blockLength];
-        opad = new byte[blockLength];
-        for (int i = 0; i < blockLength; i++) {
-          ipad[i] = (byte) (key[i] ^ 0x36);
-          opad[i] = (byte) (key[i] ^ 0x5c);
-        }
-        inner.update(ipad);
-        Arrays.fill(ipad, (byte) 0);
-        Arrays.fill(key, (byte) 0);
+        inner = keyedInner(secret, pad);
+        opad = pad;
       } catch (CloneNotSupportedException e) {
-        inner = null;
-        opad = null;
+        // this provider's digests cannot be cloned: the Mac path below
       }
     }
     SecretKeySpec keySpec = null;
@@ -146,6 +128,34 @@ public final class HmacEngine extends KeyEngine {
     this.macKey = keySpec;
     this.macLength = inner != null ? inner.getDigestLength() : fallback.getMacLength();
     this.pool = new Pool<>(this::newKeyed);
+  }
+
+  /**
+   * The inner digest having absorbed (key XOR ipad), with (key XOR opad) written to {@code
+   * opad}; a key longer than a block is hashed first (RFC 2104). Key material is cleared.
+   *
+   * @throws CloneNotSupportedException when the provider's digests cannot be cloned
+   */
+  private MessageDigest keyedInner(byte[] secret, byte[] opad) throws CloneNotSupportedException {
+    MessageDigest inner = newDigest();
+    inner.clone(); // fails here, once, for a provider whose digests cannot be cloned
+    byte[] key = new byte[blockLength];
+    if (secret.length > blockLength) {
+      byte[] hashed = newDigest().digest(secret);
+      System.arraycopy(hashed, 0, key, 0, hashed.length);
+      Arrays.fill(hashed, (byte) 0);
+    } else {
+      System.arraycopy(secret, 0, key, 0, secret.length);
+    }
+    byte[] ipad = new byte[blockLength];
+    for (int i = 0; i < blockLength; i++) {
+      ipad[i] = (byte) (key[i] ^ 0x36);
+      opad[i] = (byte) (key[i] ^ 0x5c);
+    }
+    inner.update(ipad);
+    Arrays.fill(ipad, (byte) 0);
+    Arrays.fill(key, (byte) 0);
+    return inner;
   }
 
   /**

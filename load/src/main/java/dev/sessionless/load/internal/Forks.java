@@ -3,6 +3,7 @@ package dev.sessionless.load.internal;
 import dev.sessionless.load.LoadException;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -122,7 +123,7 @@ public final class Forks {
         .toList();
   }
 
-  private static void copy(java.io.InputStream in, PrintStream to, String prefix) {
+  private static void copy(InputStream in, PrintStream to, String prefix) {
     try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
         to.println(prefix + line);
