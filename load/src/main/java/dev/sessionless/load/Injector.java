@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -43,6 +44,8 @@ import org.HdrHistogram.Recorder;
 public final class Injector implements AutoCloseable {
   /** Names of the injector's own threads, for its CPU account. */
   static final String THREAD_PREFIX = "load-injector-";
+  /** Seed of user 0's think times; user {@code i} uses this plus {@code i}. */
+  static final long THINK_SEED = 0x5E5510_7E55L;
 
   private final Duration warmup;
   private final int maxInFlight;
@@ -218,8 +221,10 @@ public final class Injector implements AutoCloseable {
 
   /**
    * Runs one closed-model step: {@code users} threads, each sending, waiting for the reply and
-   * thinking. Latency counts from the actual send: a closed model cannot see what a user that
-   * was kept waiting would have sent (use an open step for that).
+   * thinking (as the phase's {@link ClosedPhase.Think} says). Latency counts from the actual send:
+   * a closed model cannot see what a user that was kept waiting would have sent (use an open step
+   * for that). The achieved rate is the requests sent after the warm-up divided by the rest of
+   * the step, users that were thinking when it ended included.
    *
    * @param label the step's name in reports and the progress line
    * @param workload the users
@@ -237,13 +242,20 @@ public final class Injector implements AutoCloseable {
     long warmEnd = start + warmup.toNanos();
     long end = start + Math.max(phase.duration().toNanos(), warmup.toNanos() + 1);
     long think = phase.thinkTime().toNanos();
+    ClosedPhase.Think pauses = phase.think();
     long cpu0 = injectorCpuNanos();
     ScheduledFuture<?> line = startProgress(label, start, live, Double.NaN);
     List<Thread> threads = new ArrayList<>();
     try {
       for (int id = 0; id < phase.users(); id++) {
         Workload.VirtualUser u = workload.newUser(id);
+        // Each user its own fixed seed: the same pauses on every run, different between users.
+        SplittableRandom random = new SplittableRandom(THINK_SEED + id);
         Thread t = thread(() -> {
+          long first = pauses.firstPause(think, random);
+          if (first > 0) {
+            LockSupport.parkNanos(first);
+          }
           while (System.nanoTime() < end && budget.getAndDecrement() > 0) {
             long sent = System.nanoTime();
             boolean ok;
@@ -265,8 +277,9 @@ public final class Injector implements AutoCloseable {
                 errors.increment();
               }
             }
-            if (think > 0) {
-              LockSupport.parkNanos(think);
+            long pause = pauses.pause(think, random);
+            if (pause > 0) {
+              LockSupport.parkNanos(pause);
             }
           }
         }, "user");
@@ -290,11 +303,14 @@ public final class Injector implements AutoCloseable {
     } finally {
       line.cancel(false);
     }
-    // a step cut short by its request bound is measured up to its last reply
-    double seconds = (Math.max(warmEnd + 1, Math.min(end, lastDone.get())) - warmEnd) / 1e9;
+    // The whole window, users thinking at its end included: the rate is what was sent in it. A
+    // step cut short by its request bound is measured up to its last reply instead.
+    boolean cutShort = budget.get() < 0;
+    long measuredEnd = cutShort ? Math.min(end, lastDone.get()) : end;
+    double seconds = (Math.max(warmEnd + 1, measuredEnd) - warmEnd) / 1e9;
     double cpu = (injectorCpuNanos() - cpu0) / (double) (System.nanoTime() - start);
     List<String> notes = new ArrayList<>();
-    if (budget.get() < 0) {
+    if (cutShort) {
       notes.add("the step hit its request bound of " + maxRequests + " before its time was up");
       if (completed.sum() == 0) {
         notes.add("the bound was used up during the warm-up, so nothing was measured: raise"

@@ -123,6 +123,11 @@ public final class LoadTool {
             + " Indicative figures only.%n%n",
             json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit, tokens(options)));
     json.put("sessionlessTokens", tokens(options));
+    if (!options.think.isZero()) {
+      md.append(thinkLine(options)).append("\n\n");
+      json.put("thinkTime", Map.of("millis", options.think.toMillis(),
+          "distribution", options.thinkDistribution.name().toLowerCase(Locale.ROOT)));
+    }
     Map<String, Object> results = new LinkedHashMap<>();
     json.put("systems", results);
     systems.addAll(options.systems);
@@ -261,7 +266,7 @@ public final class LoadTool {
     shops.forEach((system, shop) -> {
       Faults.Outcome<PhaseResult> o = Faults.during(clusters.get(system), options.step, options.warmup, options.keepOldKey,
           () -> injector.runClosed(system + " faults " + options.users + " users", shop,
-              new ClosedPhase(options.users, options.think, options.step)));
+              new ClosedPhase(options.users, options.think, options.step, options.thinkDistribution)));
       faults.put(system, o);
       steps.put(system, List.of(o.result()));
     });
@@ -297,7 +302,7 @@ public final class LoadTool {
     for (int users = 1; users <= options.maxUsers; users *= 2) {
       for (Map.Entry<String, ShopWorkload> e : shops.entrySet()) {
         PhaseResult r = injector.runClosed(e.getKey() + " peak " + users + " users", e.getValue(),
-            new ClosedPhase(users, options.think, options.step));
+            new ClosedPhase(users, options.think, options.step, options.thinkDistribution));
         steps.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(r);
         points.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(new Measurement(users, r.achievedRate()));
       }
@@ -359,7 +364,7 @@ public final class LoadTool {
   private Map<String, List<PhaseResult>> flood(Injector injector, Map<String, ShopWorkload> shops) {
     Map<String, List<PhaseResult>> steps = new LinkedHashMap<>();
     shops.forEach((system, shop) -> steps.put(system, List.of(injector.runClosed(system + " flood " + options.maxUsers,
-        shop, new ClosedPhase(options.maxUsers, options.think, options.step)))));
+        shop, new ClosedPhase(options.maxUsers, options.think, options.step, options.thinkDistribution)))));
     return steps;
   }
 
@@ -435,9 +440,9 @@ public final class LoadTool {
         .append("| step | target/s | achieved/s | p50 | p90 | p99 | p99.9 | max | errors | late | dropped | injector CPU | saturated |\n")
         .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (PhaseResult r : steps) {
-      md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %d | %d | %d | %.2f | %s |%n",
+      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d | %.2f | %s |%n",
           r.label(), Double.isNaN(r.targetRate()) ? "closed" : String.format(Locale.ROOT, "%.0f", r.targetRate()),
-          r.achievedRate(), ms(r.p50()), ms(r.p90()), ms(r.p99()), ms(r.p999()), ms(r.max()), r.errors(), r.late(),
+          rate(r.achievedRate()), ms(r.p50()), ms(r.p90()), ms(r.p99()), ms(r.p999()), ms(r.max()), r.errors(), r.late(),
           r.dropped(), r.injectorCpu(), r.saturated() ? "yes: " + String.join("; ", r.notes()) : "no"));
     }
     md.append(String.format(Locale.ROOT, "%nJourneys completed %d, carts lost %d, sessions lost %d, largest Cookie header"
@@ -464,5 +469,18 @@ public final class LoadTool {
       Thread.currentThread().interrupt();
       return "unknown";
     }
+  }
+
+  /** What the users' think time is, for the report's header. */
+  static String thinkLine(Options options) {
+    return options.thinkDistribution == ClosedPhase.Think.FIXED
+        ? "Closed steps: each user thinks exactly " + options.think.toMillis() + " ms between requests."
+        : "Closed steps: each user thinks between requests for a random time, negative exponential with a mean of "
+            + options.think.toMillis() + " ms, truncated at 10 times that (--think-distribution=exponential).";
+  }
+
+  /** A rate with three significant figures below 100 per second (a think-time step sends few). */
+  static String rate(double perSecond) {
+    return String.format(Locale.ROOT, perSecond >= 100 ? "%.0f" : perSecond >= 10 ? "%.1f" : "%.2f", perSecond);
   }
 }

@@ -90,6 +90,68 @@ class InjectorTest {
   }
 
   /**
+   * A step with think time is measured over its whole window. The rate is the requests sent in
+   * the window over the window's length: users thinking when it ends belong to it. (Measured up
+   * to the last reply instead, a 1 s think time in a 19 s window read 20 requests in 18 s: 5%
+   * too high for one user, and about that for every level of a think-time ramp.)
+   */
+  @Test
+  void aClosedStepWithThinkTimeIsMeasuredOverItsWholeWindow() throws Exception {
+    try (StallingServer server = new StallingServer(Integer.MAX_VALUE, Duration.ZERO);
+        Injector injector = Injector.builder().warmup(Duration.ofMillis(300)).build()) {
+      PhaseResult r = injector.runClosed("think", server.get("/fast"),
+          new ClosedPhase(1, Duration.ofMillis(400), Duration.ofMillis(2300), ClosedPhase.Think.FIXED));
+      assertEquals(2.0, r.seconds(), 0.01, r.toString());
+      assertEquals(0, r.errors(), r.toString());
+      // one user, a request every ~400 ms: 5 sends fall in a 2 s window, give or take one
+      assertEquals(5, r.completed(), 1, r.toString());
+      assertEquals(r.completed() / 2.0, r.achievedRate(), 1e-9, r.toString());
+      assertTrue(r.notes().isEmpty(), r.toString());
+    }
+  }
+
+  /**
+   * Think times drawn as documented: fixed is exact; exponential has the asked mean, about e⁻¹ of
+   * pauses longer than it, and none over ten times it; first pauses spread the users out.
+   */
+  @Test
+  void thinkTimesFollowTheirDistribution() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(1);
+    long mean = 1_000_000;
+    assertEquals(mean, ClosedPhase.Think.FIXED.pause(mean, random));
+    assertEquals(0, ClosedPhase.Think.EXPONENTIAL.pause(0, random));
+    assertEquals(0, ClosedPhase.Think.FIXED.firstPause(0, random));
+    int n = 200_000;
+    double sum = 0;
+    long max = 0;
+    int longer = 0;
+    for (int i = 0; i < n; i++) {
+      long p = ClosedPhase.Think.EXPONENTIAL.pause(mean, random);
+      assertTrue(p >= 0, "negative pause " + p);
+      sum += p;
+      max = Math.max(max, p);
+      longer += p > mean ? 1 : 0;
+    }
+    assertEquals(mean, sum / n, 0.01 * mean); // standard error 0.22%; the truncation moves it 0.05%
+    assertTrue(max <= 10 * mean, "truncated at ten times the mean: " + max);
+    assertTrue(max > 5 * mean, "a long tail: " + max); // P(no pause over 5x in 200,000) ~ e^-1347
+    assertEquals(Math.exp(-1), longer / (double) n, 0.005);
+    // Fixed think time: each user starts somewhere in the first think time, not all at once.
+    long earliest = Long.MAX_VALUE;
+    long latest = 0;
+    java.util.Set<Long> firsts = new java.util.HashSet<>();
+    for (int user = 0; user < 64; user++) {
+      long first = ClosedPhase.Think.FIXED.firstPause(mean, new java.util.SplittableRandom(Injector.THINK_SEED + user));
+      assertTrue(first >= 0 && first < mean, "first pause " + first);
+      firsts.add(first);
+      earliest = Math.min(earliest, first);
+      latest = Math.max(latest, first);
+    }
+    assertEquals(64, firsts.size());
+    assertTrue(latest - earliest > mean / 2, earliest + " .. " + latest);
+  }
+
+  /**
    * A request bound used up inside the warm-up leaves nothing measured; the step says so and
    * why, instead of reporting an empty step as if the system had served nothing.
    */
@@ -129,5 +191,8 @@ class InjectorTest {
         assertThrows(LoadException.class, () -> new OpenPhase(-1, Duration.ofSeconds(1))).reason());
     assertEquals(LoadException.Reason.INVALID_INPUT,
         assertThrows(LoadException.class, () -> new ClosedPhase(0, Duration.ZERO, Duration.ofSeconds(1))).reason());
+    assertEquals(LoadException.Reason.INVALID_INPUT, assertThrows(LoadException.class,
+        () -> new ClosedPhase(1, Duration.ZERO, Duration.ofSeconds(1), null)).reason());
+    assertEquals(ClosedPhase.Think.FIXED, new ClosedPhase(1, Duration.ofSeconds(1), Duration.ofSeconds(1)).think());
   }
 }

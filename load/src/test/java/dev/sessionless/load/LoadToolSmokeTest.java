@@ -215,6 +215,24 @@ class LoadToolSmokeTest {
   }
 
   @Test
+  void thinkTimesAreExponentialUnlessFixedIsAskedForAndOtherDistributionsAreRefused() {
+    assertEquals(ClosedPhase.Think.EXPONENTIAL, dev.sessionless.load.internal.Options.parse("peak").thinkDistribution);
+    assertEquals(ClosedPhase.Think.FIXED, dev.sessionless.load.internal.Options
+        .parse("peak", "--think=1s", "--think-distribution=fixed").thinkDistribution);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LoadTool.run(new String[] {"peak", "--think-distribution=gaussian"}, System.out,
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(2, code);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--think-distribution must be exponential or fixed"),
+        err.toString(StandardCharsets.UTF_8));
+    assertTrue(LoadTool.thinkLine(dev.sessionless.load.internal.Options.parse("peak", "--think=1s"))
+        .contains("negative exponential with a mean of 1000 ms"));
+    assertEquals("0.95", LoadTool.rate(0.951));
+    assertEquals("66.9", LoadTool.rate(66.94));
+    assertEquals("1234", LoadTool.rate(1234.4));
+  }
+
+  @Test
   void jettyHeaderCacheIsOffUnlessAskedForAndANegativeSizeIsRefused() {
     assertEquals(0, dev.sessionless.load.internal.Options.parse("peak").jettyHeaderCache);
     assertEquals(1024, dev.sessionless.load.internal.Options.parse("peak", "--jetty-header-cache=1024").jettyHeaderCache);

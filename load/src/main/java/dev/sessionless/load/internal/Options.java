@@ -23,6 +23,8 @@ public final class Options {
   public final Duration step;
   public final Duration warmup;
   public final Duration think;
+  /** How each think time is drawn around {@link #think} ({@code --think-distribution}). */
+  public final dev.sessionless.load.ClosedPhase.Think thinkDistribution;
   public final Duration systemWarmup;
   /** The most time to keep warming up, systems in turn, until the JIT settles (zero: not at all). */
   public final Duration jitSettle;
@@ -62,6 +64,12 @@ public final class Options {
     this.step = duration(o, "step", "5s");
     this.warmup = duration(o, "warmup", "1s");
     this.think = duration(o, "think", "0ms");
+    String thinkDistribution = o.getOrDefault("think-distribution", "exponential");
+    this.thinkDistribution = switch (thinkDistribution) {
+      case "exponential" -> dev.sessionless.load.ClosedPhase.Think.EXPONENTIAL;
+      case "fixed" -> dev.sessionless.load.ClosedPhase.Think.FIXED;
+      default -> throw bad("--think-distribution must be exponential or fixed, got '" + thinkDistribution + "'");
+    };
     this.systemWarmup = duration(o, "system-warmup", "10s");
     this.jitSettle = duration(o, "jit-settle", "120s");
     this.startRate = number(o, "start-rate", 200);
@@ -133,7 +141,8 @@ public final class Options {
     }
     Options options = new Options(o, List.copyOf(profiles));
     for (String k : o.keySet()) {
-      if (!List.of("systems", "max-users", "step", "warmup", "jit-settle", "think", "start-rate", "rate-factor",
+      if (!List.of("systems", "max-users", "step", "warmup", "jit-settle", "think", "think-distribution",
+          "start-rate", "rate-factor",
           "max-steps", "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "forks", "fork", "redis-server",
           "rotation", "jetty-header-cache", "sessionless-compression", "sessionless-algorithm").contains(k)) {
         throw bad("unknown option --" + k);
@@ -163,6 +172,8 @@ public final class Options {
         "                                                          until the JIT compiles < 2% of a round (0s: skip;",
         "                                                          faults alone never waits: it counts losses)",
         "  --max-users=64 --step=5s --warmup=1s --think=0ms       steps (warmup: the discarded start of each step)",
+        "  --think-distribution=exponential                        each think time random with --think as its mean",
+        "                                                          (truncated at 10x), or fixed: exactly --think",
         "  --start-rate=200 --rate-factor=1.5 --max-steps=8        stress",
         "  --rate=300 --duration=60s                               soak",
         "  --users=12 --rotation=keep-old                          faults (drop-old: a broken rotation that drops",
