@@ -376,9 +376,15 @@ public final class LoadTool {
           "rSquared", fit.rSquared(), "peakConcurrency", fit.peakConcurrency(), "peakThroughput", fit.peakThroughput(),
           "warnings", fit.warnings()));
       md.append("```\n").append(fit.summary()).append("```\n\n");
+      if (!options.think.isZero()) {
+        md.append(THINK_FIT_NOTE).append("\n\n");
+      }
     }
     List<LatencyPoint> points = latency.get(system);
-    if (fit != null && points != null && !points.isEmpty()) {
+    if (fit != null && points != null && !points.isEmpty() && !options.think.isZero()) {
+      result.put("plan", Map.of("skipped", THINK_FIT_NOTE));
+      md.append("Capacity plan: none (the ramp had think time; run peak with --think=0 for a plan)\n\n");
+    } else if (fit != null && points != null && !points.isEmpty()) {
       try {
         CapacityPlan plan = CapacityPlan.plan(options.targetRate, options.p99LimitMillis, points, fit, 0.8, true);
         String caveat = planCaveat(system);
@@ -394,6 +400,12 @@ public final class LoadTool {
       }
     }
   }
+
+  /** Why a ramp with think time neither measures capacity nor plans from it. */
+  static final String THINK_FIT_NOTE = "The users thought between requests, so until the system saturates each"
+      + " one sends at most one request per think time plus response time: this fit describes the offered"
+      + " load as much as the system, and no capacity plan is made from it. Run peak with --think=0 to"
+      + " measure capacity.";
 
   /**
    * Where the plan's general assumptions (machines share nothing) do not hold for a baseline: it

@@ -214,6 +214,37 @@ class LoadToolSmokeTest {
         err.toString(StandardCharsets.UTF_8));
   }
 
+  /**
+   * A ramp whose users think says so in the report, and plans no capacity from it: until the
+   * system saturates, its throughput is set by the think time, not by the system.
+   */
+  @Test
+  void aThinkTimeRampIsLabelledAndPlansNoCapacity(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    int code = LoadTool.run(new String[] {"peak,stress", "--systems=sessionless", "--think=50ms",
+        "--max-users=4", "--step=700ms", "--system-warmup=300ms", "--jit-settle=0s", "--warmup=200ms",
+        "--start-rate=50", "--max-steps=1", "--out=" + dir}, new PrintStream(new ByteArrayOutputStream(), true,
+        StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8));
+    assertEquals(0, code, progress.toString(StandardCharsets.UTF_8));
+    Path json;
+    Path mdFile;
+    try (Stream<Path> s = Files.list(dir)) {
+      List<Path> files = s.toList();
+      json = files.stream().filter(f -> f.toString().endsWith(".json")).findFirst().orElseThrow();
+      mdFile = files.stream().filter(f -> f.toString().endsWith(".md")).findFirst().orElseThrow();
+    }
+    JsonNode root = new ObjectMapper().readTree(json.toFile());
+    assertEquals(50, root.path("thinkTime").path("millis").asLong(), root.toPrettyString());
+    assertEquals("exponential", root.path("thinkTime").path("distribution").asText(), root.toPrettyString());
+    JsonNode sessionless = root.path("systems").path("sessionless");
+    assertTrue(sessionless.path("usl").has("alpha"), root.toPrettyString());
+    assertEquals(LoadTool.THINK_FIT_NOTE, sessionless.path("plan").path("skipped").asText(), root.toPrettyString());
+    String md = Files.readString(mdFile);
+    assertTrue(md.contains("negative exponential with a mean of 50 ms"), md);
+    assertTrue(md.contains(LoadTool.THINK_FIT_NOTE), md);
+    assertTrue(md.contains("Capacity plan: none (the ramp had think time"), md);
+  }
+
   @Test
   void thinkTimesAreExponentialUnlessFixedIsAskedForAndOtherDistributionsAreRefused() {
     assertEquals(ClosedPhase.Think.EXPONENTIAL, dev.sessionless.load.internal.Options.parse("peak").thinkDistribution);
