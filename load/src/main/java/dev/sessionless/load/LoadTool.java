@@ -143,8 +143,10 @@ public final class LoadTool {
     Map<String, Cluster> clusters = new LinkedHashMap<>();
     try (Injector injector = Injector.builder().warmup(options.warmup).progress(progress::println).build()) {
       for (String system : systems) {
-        clusters.put(system, Cluster.start(kind(system), NODES, options.redisServer, options.jettyHeaderCache,
-            options.sessionlessAlgorithm, options.sessionlessCompression));
+        clusters.put(system, system.equals(PADDED)
+            ? Cluster.startPadded(NODES, options.jettyHeaderCache, options.padding)
+            : Cluster.start(kind(system), NODES, options.redisServer, options.jettyHeaderCache,
+                options.sessionlessAlgorithm, options.sessionlessCompression));
         results.put(system, new LinkedHashMap<String, Object>());
       }
       // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is
@@ -253,7 +255,8 @@ public final class LoadTool {
   private ShopWorkload shop(Map<String, Cluster> clusters, String system) {
     Cluster cluster = clusters.get(system);
     return new ShopWorkload(cluster.nodes(),
-        system.equals("session-sticky") ? ShopWorkload.Routing.STICKY : ShopWorkload.Routing.ROUND_ROBIN, cluster::isUp);
+        system.equals("session-sticky") || system.equals(PADDED) ? ShopWorkload.Routing.STICKY
+            : ShopWorkload.Routing.ROUND_ROBIN, cluster::isUp);
   }
 
   /**
@@ -401,6 +404,9 @@ public final class LoadTool {
     }
   }
 
+  /** The ceiling baseline: sticky in-memory sessions plus an opaque cookie as long as a token. */
+  static final String PADDED = "session-sticky-padded";
+
   /** Why a ramp with think time neither measures capacity nor plans from it. */
   static final String THINK_FIT_NOTE = "The users thought between requests, so until the system saturates each"
       + " one sends at most one request per think time plus response time: this fit describes the offered"
@@ -415,7 +421,7 @@ public final class LoadTool {
     return switch (system) {
       case "spring-session-redis" -> "its nodes share one Redis, so capacity does not add up linearly as"
           + " the plan assumes; Redis's own limit is not modelled, and it is one more thing to size and keep up";
-      case "session-sticky" -> "each session lives in one machine's memory: the spare machine keeps the rate"
+      case "session-sticky", PADDED -> "each session lives in one machine's memory: the spare machine keeps the rate"
           + " when a machine is lost, not that machine's sessions (the faults profile counts them)";
       case "session-nonsticky" -> "a user's requests reach machines that do not hold its session: it loses"
           + " sessions at any size (see its carts lost), so no number of machines makes it correct";
@@ -428,7 +434,8 @@ public final class LoadTool {
     if (a == null) {
       return;
     }
-    for (String other : List.of("session-sticky", "spring-session-redis")) {
+    ceiling();
+    for (String other : List.of("session-sticky", "spring-session-redis", PADDED)) {
       UslFit b = fits.get(other);
       if (b == null) {
         continue;
@@ -442,9 +449,37 @@ public final class LoadTool {
         md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", a.points().get(i).concurrency(), ratio));
       }
       md.append('\n');
-      json.put(other.equals("session-sticky") ? "sessionlessOverStickyThroughput" : "sessionlessOverSpringSessionThroughput",
-          ratios);
+      json.put(switch (other) {
+        case "session-sticky" -> "sessionlessOverStickyThroughput";
+        case PADDED -> "sessionlessOverPaddedThroughput";
+        default -> "sessionlessOverSpringSessionThroughput";
+      }, ratios);
     }
+  }
+
+  /**
+   * The padded baseline over plain sticky sessions: the most any session carried in a cookie of
+   * that length reaches here, whatever its code. Written before Sessionless's own ratios.
+   */
+  private void ceiling() {
+    UslFit padded = fits.get(PADDED);
+    UslFit sticky = fits.get("session-sticky");
+    if (padded == null || sticky == null) {
+      return;
+    }
+    md.append("## The ceiling: ").append(PADDED).append(" vs session-sticky (closed ramp, same run, interleaved)\n\n")
+        .append("Sticky in-memory sessions that also carry an opaque ").append(options.padding)
+        .append("-character cookie, renewed on every response, over the same without it: the most a session carried")
+        .append(" in a cookie that long can reach on this machine, with no signing or parsing at all.\n\n")
+        .append("| users | ratio of throughput |\n|---|---|\n");
+    List<Map<String, Object>> ratios = new ArrayList<>();
+    for (int i = 0; i < Math.min(padded.points().size(), sticky.points().size()); i++) {
+      double ratio = padded.points().get(i).throughput() / sticky.points().get(i).throughput();
+      ratios.add(Map.of("users", padded.points().get(i).concurrency(), "ratio", ratio));
+      md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", padded.points().get(i).concurrency(), ratio));
+    }
+    md.append('\n');
+    json.put("paddedOverStickyThroughput", ratios);
   }
 
   private void table(String profile, List<PhaseResult> steps, ShopWorkload shop) {

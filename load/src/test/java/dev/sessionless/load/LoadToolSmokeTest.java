@@ -245,6 +245,44 @@ class LoadToolSmokeTest {
     assertTrue(md.contains("Capacity plan: none (the ramp had think time"), md);
   }
 
+  /**
+   * The padded baseline runs beside the others only when named, and the report puts its ratio
+   * to plain sticky sessions (the ceiling) before Sessionless's ratio to it.
+   */
+  @Test
+  void thePaddedBaselineRunsWhenNamedAndTheReportGivesTheCeiling(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    int code = LoadTool.run(new String[] {"peak", "--systems=sessionless,session-sticky,session-sticky-padded",
+        "--padding=300", "--max-users=4", "--step=600ms", "--system-warmup=300ms", "--jit-settle=0s",
+        "--warmup=100ms", "--out=" + dir}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(progress, true, StandardCharsets.UTF_8));
+    assertEquals(0, code, progress.toString(StandardCharsets.UTF_8));
+    Path json;
+    Path mdFile;
+    try (Stream<Path> s = Files.list(dir)) {
+      List<Path> files = s.toList();
+      json = files.stream().filter(f -> f.toString().endsWith(".json")).findFirst().orElseThrow();
+      mdFile = files.stream().filter(f -> f.toString().endsWith(".md")).findFirst().orElseThrow();
+    }
+    JsonNode root = new ObjectMapper().readTree(json.toFile());
+    assertEquals(3, root.path("paddedOverStickyThroughput").size(), root.toPrettyString());
+    assertEquals(3, root.path("sessionlessOverPaddedThroughput").size(), root.toPrettyString());
+    JsonNode padded = root.path("systems").path("session-sticky-padded").path("peak");
+    assertEquals(0, padded.path("sessionsLost").asLong(), padded.toPrettyString());
+    // JSESSIONID and a 300-character PAD: the cookie was carried back
+    assertTrue(padded.path("maxCookieBytes").asLong() > 300, padded.toPrettyString());
+    String md = Files.readString(mdFile);
+    assertTrue(md.indexOf("## The ceiling: session-sticky-padded vs session-sticky") >= 0, md);
+    assertTrue(md.indexOf("## The ceiling:") < md.indexOf("## Sessionless vs session-sticky-padded"), md);
+    assertTrue(md.contains("opaque 300-character cookie"), md);
+    assertEquals(dev.sessionless.load.internal.Options.SYSTEMS,
+        dev.sessionless.load.internal.Options.parse("peak").systems); // not run unless named
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(2, LoadTool.run(new String[] {"peak", "--padding=0"}, System.out,
+        new PrintStream(err, true, StandardCharsets.UTF_8)));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--padding must be 1 to 4000"), err.toString(StandardCharsets.UTF_8));
+  }
+
   @Test
   void thinkTimesAreExponentialUnlessFixedIsAskedForAndOtherDistributionsAreRefused() {
     assertEquals(ClosedPhase.Think.EXPONENTIAL, dev.sessionless.load.internal.Options.parse("peak").thinkDistribution);

@@ -48,12 +48,19 @@ public final class Cluster implements AutoCloseable {
     SESSIONLESS,
     /** Jetty's in-memory {@code HttpSession}: each node knows only its own sessions. */
     HTTP_SESSION,
+    /**
+     * {@link #HTTP_SESSION} plus an opaque cookie as long as a Sessionless token, renewed on every
+     * response ({@code PaddingCookieFilter}): the ceiling for any session carried in a cookie.
+     */
+    HTTP_SESSION_PADDED,
     /** Spring Session's {@code SessionRepositoryFilter} over a {@code RedisSessionRepository}. */
     SPRING_SESSION_REDIS
   }
 
   private final Kind kind;
   private final int headerCache;
+  /** {@link Kind#HTTP_SESSION_PADDED}: the opaque cookie's value length. */
+  private final int padding;
   private final List<Node> nodes = new ArrayList<>();
   private final AtomicIntegerArray down;
   private final AtomicInteger rotations = new AtomicInteger();
@@ -67,14 +74,47 @@ public final class Cluster implements AutoCloseable {
   private record Node(Server server, int port, LettuceConnectionFactory redis) {}
 
   private Cluster(Kind kind, int count, RedisServer redis, int headerCache, Algorithm algorithm,
-      dev.sessionless.core.Compression compression) {
+      dev.sessionless.core.Compression compression, int padding) {
     this.kind = kind;
+    this.padding = padding;
     this.headerCache = headerCache;
     this.compression = compression;
     this.algorithm = algorithm;
     this.keys = KeySet.of(TokenKey.generate("load-0", algorithm));
     this.down = new AtomicIntegerArray(count);
     this.redis = redis;
+  }
+
+  /**
+   * The padded baseline's cookie value length, chosen so that its cookies carry as many bytes per
+   * request and reply as the Sessionless shop's in steady state: there, a {@code Set-Cookie} is
+   * 681 characters on average over a journey and the {@code Cookie} header 649; the padded
+   * system sends its {@code JSESSIONID} (~45 characters) beside a {@code PAD} cookie, and 624
+   * characters of value make the same 1,330 characters per exchange.
+   */
+  public static final int DEFAULT_PADDING = 624;
+
+  /**
+   * Starts {@code count} {@link Kind#HTTP_SESSION_PADDED} nodes whose cookie value is {@code
+   * padding} characters long (at least 1).
+   *
+   * @throws LoadException {@link LoadException.Reason#SYSTEM_FAILED} when a node does not start
+   */
+  public static Cluster startPadded(int count, int headerCache, int padding) {
+    if (padding < 1) {
+      throw new LoadException(LoadException.Reason.INVALID_INPUT, "padding must be at least 1, got " + padding);
+    }
+    Cluster cluster = new Cluster(Kind.HTTP_SESSION_PADDED, count, null, headerCache, Algorithm.HS256,
+        dev.sessionless.core.Compression.NONE, padding);
+    try {
+      for (int i = 0; i < count; i++) {
+        cluster.nodes.add(cluster.startNode(0));
+      }
+    } catch (RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
   }
 
   /**
@@ -118,7 +158,10 @@ public final class Cluster implements AutoCloseable {
                   + ": " + RedisServer.INSTALL_HINT));
       redis = RedisServer.start(exe);
     }
-    Cluster cluster = new Cluster(kind, count, redis, headerCache, algorithm, compression);
+    if (kind == Kind.HTTP_SESSION_PADDED) {
+      return startPadded(count, headerCache, DEFAULT_PADDING);
+    }
+    Cluster cluster = new Cluster(kind, count, redis, headerCache, algorithm, compression, 0);
     try {
       for (int i = 0; i < count; i++) {
         cluster.nodes.add(cluster.startNode(0));
@@ -141,9 +184,12 @@ public final class Cluster implements AutoCloseable {
       connector.setHost("127.0.0.1");
       connector.setPort(port);
       server.addConnector(connector);
-      ServletContextHandler context = kind == Kind.HTTP_SESSION
+      ServletContextHandler context = kind == Kind.HTTP_SESSION || kind == Kind.HTTP_SESSION_PADDED
           ? new ServletContextHandler("/", ServletContextHandler.SESSIONS)
           : new ServletContextHandler("/");
+      if (kind == Kind.HTTP_SESSION_PADDED) {
+        context.addFilter(new FilterHolder(new PaddingCookieFilter(padding)), "/*", EnumSet.of(DispatcherType.REQUEST));
+      }
       if (kind == Kind.SESSIONLESS) {
         SessionlessFilter filter = SessionlessFilter.builder()
             .keys(keySource).issuer("https://shop.example").audience("shop")

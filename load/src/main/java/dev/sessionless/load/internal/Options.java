@@ -16,6 +16,8 @@ public final class Options {
   /** The systems the tool knows. */
   public static final List<String> SYSTEMS = List.of("sessionless", "session-sticky", "session-nonsticky",
       "spring-session-redis");
+  /** Systems run only when named: the padded baseline, a measuring aid rather than an alternative. */
+  public static final List<String> EXTRA_SYSTEMS = List.of("session-sticky-padded");
 
   public final List<String> profiles;
   public final List<String> systems;
@@ -47,6 +49,8 @@ public final class Options {
   public final Path redisServer;
   /** Jetty's per-connection header cache size on every node of every system (Jetty's default: 1024). */
   public final int jettyHeaderCache;
+  /** The padded baseline's cookie value length ({@code --padding}). */
+  public final int padding;
   /** How the Sessionless nodes compress their tokens: {@code NONE} (the default) or a kind. */
   public final dev.sessionless.core.Compression sessionlessCompression;
   /** The Sessionless nodes' token algorithm: {@code HS256} (the default) or {@code DIR_A256GCM}. */
@@ -56,8 +60,8 @@ public final class Options {
     this.profiles = profiles;
     this.systems = List.of(o.getOrDefault("systems", String.join(",", SYSTEMS)).split(","));
     for (String s : systems) {
-      if (!SYSTEMS.contains(s)) {
-        throw bad("unknown system '" + s + "'; choose from " + SYSTEMS);
+      if (!SYSTEMS.contains(s) && !EXTRA_SYSTEMS.contains(s)) {
+        throw bad("unknown system '" + s + "'; choose from " + SYSTEMS + " or " + EXTRA_SYSTEMS);
       }
     }
     this.maxUsers = integer(o, "max-users", 64);
@@ -93,6 +97,10 @@ public final class Options {
     this.keepOldKey = rotation.equals("keep-old");
     this.redisServer = o.containsKey("redis-server") ? Path.of(o.get("redis-server")) : null;
     this.jettyHeaderCache = integer(o, "jetty-header-cache", 0);
+    this.padding = integer(o, "padding", Cluster.DEFAULT_PADDING);
+    if (padding < 1 || padding > 4000) {
+      throw bad("--padding must be 1 to 4000 characters, got " + padding);
+    }
     if (jettyHeaderCache < 0) {
       throw bad("--jetty-header-cache must be 0 (off) or more, got " + jettyHeaderCache);
     }
@@ -144,7 +152,7 @@ public final class Options {
       if (!List.of("systems", "max-users", "step", "warmup", "jit-settle", "think", "think-distribution",
           "start-rate", "rate-factor",
           "max-steps", "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "forks", "fork", "redis-server",
-          "rotation", "jetty-header-cache", "sessionless-compression", "sessionless-algorithm").contains(k)) {
+          "rotation", "jetty-header-cache", "padding", "sessionless-compression", "sessionless-algorithm").contains(k)) {
         throw bad("unknown option --" + k);
       }
     }
@@ -161,6 +169,10 @@ public final class Options {
         "            exit status 3 if Sessionless lost a session)",
         "  --systems=" + String.join(",", SYSTEMS),
         "                                                          (default all; spring-session-redis needs redis-server)",
+        "                                                          or session-sticky-padded: sticky sessions plus an",
+        "                                                          opaque --padding=" + Cluster.DEFAULT_PADDING
+            + "-character cookie renewed every reply,",
+        "                                                          the ceiling for any session carried in a cookie",
         "  --redis-server=PATH                                     default: redis-server on the PATH",
         "  --jetty-header-cache=0                                  every node's Jetty header cache (Jetty's own default",
         "                                                          1024 re-caches a changed session cookie every request)",
