@@ -89,10 +89,10 @@ public final class Cluster implements AutoCloseable {
    * The padded baseline's cookie value length, chosen so that its cookies carry as many bytes per
    * request and reply as the Sessionless shop's in steady state: there, a {@code Set-Cookie} is
    * 681 characters on average over a journey and the {@code Cookie} header 649; the padded
-   * system sends its {@code JSESSIONID} (~45 characters) beside a {@code PAD} cookie, and 624
+   * system sends its {@code JSESSIONID} cookie (51 characters) beside a {@code PAD} cookie, and 619
    * characters of value make the same 1,330 characters per exchange.
    */
-  public static final int DEFAULT_PADDING = 624;
+  public static final int DEFAULT_PADDING = 619;
 
   /**
    * Starts {@code count} {@link Kind#HTTP_SESSION_PADDED} nodes whose cookie value is {@code
