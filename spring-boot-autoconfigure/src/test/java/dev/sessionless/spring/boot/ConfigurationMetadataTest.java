@@ -28,17 +28,19 @@ class ConfigurationMetadataTest {
       described.put(p.get("name").asString(), p.path("description").asString(""));
     }
     TreeSet<String> expected = new TreeSet<>();
-    walk("sessionless", SessionlessProperties.class, expected);
+    walk("sessionless", SessionlessProperties.class, SessionlessProperties.class, expected);
+    walk("sessionless.propagation", SessionlessPropagationProperties.class, SessionlessPropagationProperties.class,
+        expected);
     assertEquals(expected, described.keySet());
     described.forEach((name, text) -> assertFalse(text.isBlank(), name + " has no description"));
   }
 
-  /** Every bean property, leaves only: nested classes of SessionlessProperties are walked. */
-  private static void walk(String prefix, Class<?> type, TreeSet<String> out) throws Exception {
+  /** Every bean property, leaves only: nested classes of {@code root} are walked. */
+  private static void walk(String prefix, Class<?> type, Class<?> root, TreeSet<String> out) throws Exception {
     for (PropertyDescriptor d : Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()) {
       String name = prefix + "." + d.getName().replaceAll("([A-Z])", "-$1").toLowerCase();
-      if (d.getPropertyType().getEnclosingClass() == SessionlessProperties.class) {
-        walk(name, d.getPropertyType(), out);
+      if (d.getPropertyType().getEnclosingClass() == root) {
+        walk(name, d.getPropertyType(), root, out);
       } else {
         out.add(name);
       }

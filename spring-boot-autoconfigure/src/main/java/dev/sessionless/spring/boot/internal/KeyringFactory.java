@@ -18,7 +18,8 @@ public final class KeyringFactory {
   public static final String NO_KEYS = "Sessionless has no keys: set sessionless.keys.file (a JWKS file,"
       + " e.g. made by the keyring tool), sessionless.keys.environment (a variable holding a JWKS or a"
       + " base64url secret) or sessionless.keys.encrypted-file.path; for a single development"
-      + " instance only, sessionless.keys.ephemeral=true";
+      + " instance only, sessionless.keys.ephemeral=true. A service without browser sessions (one that only"
+      + " receives internal tokens, sessionless.propagation.receive.*) sets sessionless.enabled=false";
 
   private KeyringFactory() {}
 

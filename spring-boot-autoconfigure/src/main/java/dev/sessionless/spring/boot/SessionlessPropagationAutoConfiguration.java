@@ -1,0 +1,201 @@
+package dev.sessionless.spring.boot;
+
+import dev.sessionless.core.RevocationSource;
+import dev.sessionless.propagation.EdgeContextFilter;
+import dev.sessionless.propagation.InternalTokenFilter;
+import dev.sessionless.propagation.InternalTokenMinter;
+import dev.sessionless.propagation.InternalTokenVerifier;
+import dev.sessionless.propagation.JwksServlet;
+import dev.sessionless.propagation.OutgoingTokens;
+import dev.sessionless.spring.boot.internal.PropagationFactory;
+import dev.sessionless.spring.boot.internal.RevocationConfigured;
+import dev.sessionless.spring.boot.internal.RevocationFactory;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Internal tokens in a servlet application, with {@code sessionless-propagation} on the class
+ * path: the receiving side when {@code sessionless.propagation.receive.audience} is set, the
+ * sending side when {@code sessionless.propagation.send.issuer} is set. Neither depends on the
+ * session part ({@code sessionless.enabled}): a service that only receives sets {@code
+ * sessionless.enabled=false} and needs no session keys.
+ *
+ * <p><b>Receiving</b>: an {@link InternalTokenIssuers} bean (one keyring per accepted issuer
+ * over its JWKS URL, closed with the context), an {@link InternalTokenVerifier} (with the
+ * application's {@link RevocationSource} bean, or else the one {@code sessionless.revocation.*}
+ * describes), an {@link InternalTokenFilter} and its registration for {@code
+ * sessionless.propagation.receive.url-patterns} at {@code
+ * sessionless.propagation.receive.filter-order}. With Spring Security, {@code
+ * InternalTokenSecurityAutoConfiguration} makes each verified token the request's
+ * authentication.
+ *
+ * <p><b>Sending</b>: an {@link InternalTokenSigningKeys} bean (the ES256 or EdDSA keys of {@code
+ * sessionless.propagation.send.keys-file}, closed with the context), an {@link
+ * InternalTokenMinter}, {@link OutgoingTokens} for {@code sessionless.propagation.send.grants},
+ * a {@link JwksServlet} at {@code sessionless.propagation.send.jwks.path} and an {@link
+ * EdgeContextFilter} after the session filter. Outgoing clients are not wrapped automatically:
+ * add {@code new InternalTokenInterceptor(outgoing, "orders")} to a {@code RestClient}.
+ *
+ * <p>Every bean backs off when the application defines its own (of that type, or for the
+ * registrations, of that name). Incomplete configuration fails the startup with a message that
+ * names the property to set.
+ */
+@AutoConfiguration(after = SessionlessAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({InternalTokenVerifier.class, FilterRegistrationBean.class})
+@EnableConfigurationProperties({SessionlessPropagationProperties.class, SessionlessProperties.class})
+public class SessionlessPropagationAutoConfiguration {
+  /** Used by Spring; applications do not construct this class. */
+  public SessionlessPropagationAutoConfiguration() {}
+
+  /** The receiving side. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(prefix = "sessionless.propagation.receive", name = "audience")
+  static class Receive {
+    /** One keyring per accepted issuer, loaded now; closed with the context. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    InternalTokenIssuers sessionlessInternalTokenIssuers(SessionlessPropagationProperties properties) {
+      return PropagationFactory.issuers(properties.getReceive());
+    }
+
+    /**
+     * The revocation source of {@code sessionless.revocation.*} for a service without the
+     * session part (with it, {@link SessionlessAutoConfiguration} has made it already).
+     */
+    @Bean
+    @ConditionalOnMissingBean(RevocationSource.class)
+    @Conditional(RevocationConfigured.class)
+    RevocationSource sessionlessRevocation(SessionlessProperties properties, Environment environment) {
+      PropagationFactory.requireRevocationKeys(properties.getRevocation());
+      return RevocationFactory.build(properties.getRevocation(), null, properties.getIssuer(),
+          properties.getAudience() != null ? properties.getAudience()
+              : environment.getProperty("spring.application.name", "application"));
+    }
+
+    /** The verifier; a second {@link RevocationSource} bean fails the startup rather than none being used. */
+    @Bean
+    @ConditionalOnMissingBean
+    InternalTokenVerifier sessionlessInternalTokenVerifier(SessionlessPropagationProperties properties,
+        InternalTokenIssuers issuers, ObjectProvider<RevocationSource> revocation) {
+      return PropagationFactory.verifier(properties.getReceive(), issuers, revocation.getIfAvailable());
+    }
+
+    /** The filter: {@code 401} without a valid token, {@code 503} on failures on this side. */
+    @Bean
+    @ConditionalOnMissingBean
+    InternalTokenFilter sessionlessInternalTokenFilter(SessionlessPropagationProperties properties,
+        InternalTokenVerifier verifier) {
+      return InternalTokenFilter.builder().verifier(verifier).header(properties.getReceive().getHeader()).build();
+    }
+
+    /** Registers the filter for the configured URL patterns, before Spring Security. */
+    @Bean
+    @ConditionalOnMissingBean(name = "sessionlessInternalTokenFilterRegistration")
+    FilterRegistrationBean<InternalTokenFilter> sessionlessInternalTokenFilterRegistration(
+        InternalTokenFilter filter, SessionlessPropagationProperties properties) {
+      SessionlessPropagationProperties.Receive p = properties.getReceive();
+      if (p.getUrlPatterns().isEmpty() || p.getUrlPatterns().stream().anyMatch(s -> s == null || s.isBlank())) {
+        throw new IllegalStateException("sessionless.propagation.receive.url-patterns is empty: list the paths"
+            + " that require an internal token (e.g. /internal/*), or leave it unset for every request (/*)");
+      }
+      PropagationFactory.refuseCoveredJwks(p, properties.getSend());
+      FilterRegistrationBean<InternalTokenFilter> reg = new FilterRegistrationBean<>(filter);
+      reg.setName("sessionlessInternalTokenFilter");
+      reg.setOrder(p.getFilterOrder());
+      // The first dispatch verifies; the verified token stays a request attribute for later ones.
+      reg.setDispatcherTypes(EnumSet.of(DispatcherType.REQUEST));
+      reg.setAsyncSupported(true);
+      reg.setUrlPatterns(p.getUrlPatterns());
+      return reg;
+    }
+  }
+
+  /** The sending side. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(prefix = "sessionless.propagation.send", name = "issuer")
+  static class Send {
+    /** The signing keys, loaded now; closed with the context. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    InternalTokenSigningKeys sessionlessInternalTokenSigningKeys(SessionlessPropagationProperties properties) {
+      return PropagationFactory.signingKeys(properties.getSend());
+    }
+
+    /** The minter. */
+    @Bean
+    @ConditionalOnMissingBean
+    InternalTokenMinter sessionlessInternalTokenMinter(SessionlessPropagationProperties properties,
+        InternalTokenSigningKeys keys) {
+      return PropagationFactory.minter(properties.getSend(), keys);
+    }
+
+    /** The tokens for outgoing calls, by the grants. */
+    @Bean
+    @ConditionalOnMissingBean
+    OutgoingTokens sessionlessOutgoingTokens(SessionlessPropagationProperties properties, InternalTokenMinter minter) {
+      return PropagationFactory.outgoing(properties.getSend(), minter);
+    }
+
+    /** Publishes the signing keys' public parts at {@code sessionless.propagation.send.jwks.path}. */
+    @Bean
+    @ConditionalOnMissingBean(name = "sessionlessJwksServletRegistration")
+    @ConditionalOnBooleanProperty(name = "sessionless.propagation.send.jwks.enabled", matchIfMissing = true)
+    ServletRegistrationBean<JwksServlet> sessionlessJwksServletRegistration(SessionlessPropagationProperties properties,
+        InternalTokenSigningKeys keys) {
+      SessionlessPropagationProperties.Jwks p = properties.getSend().getJwks();
+      if (p.getPath() == null || !p.getPath().startsWith("/") || p.getPath().contains("*")) {
+        throw new IllegalStateException("sessionless.propagation.send.jwks.path must be a path starting with /"
+            + " (no wildcard), e.g. /.well-known/jwks.json");
+      }
+      JwksServlet servlet;
+      try {
+        servlet = JwksServlet.builder().keys(keys.keyring()).maxAge(p.getMaxAge()).build();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("sessionless.propagation.send.jwks.max-age: " + e.getMessage(), e);
+      }
+      ServletRegistrationBean<JwksServlet> reg = new ServletRegistrationBean<>(servlet, p.getPath());
+      reg.setName("sessionlessJwksServlet");
+      return reg;
+    }
+
+    /**
+     * Binds each request's session and trace for outgoing calls; after the session filter
+     * ({@code sessionless.filter.order} + 5 unless set), before the internal token filter, so
+     * that on paths that receive a token the token's context is the one calls use.
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "sessionlessEdgeContextFilterRegistration")
+    @ConditionalOnBooleanProperty(name = "sessionless.propagation.send.edge-filter.enabled", matchIfMissing = true)
+    FilterRegistrationBean<EdgeContextFilter> sessionlessEdgeContextFilterRegistration(
+        SessionlessPropagationProperties properties, SessionlessProperties session) {
+      SessionlessPropagationProperties.Send p = properties.getSend();
+      EdgeContextFilter.Builder b = EdgeContextFilter.builder();
+      if (p.getSubjectAttribute() != null) {
+        b.subjectAttribute(p.getSubjectAttribute());
+      }
+      FilterRegistrationBean<EdgeContextFilter> reg = new FilterRegistrationBean<>(b.build());
+      reg.setName("sessionlessEdgeContextFilter");
+      Integer order = p.getEdgeFilter().getOrder();
+      reg.setOrder(order != null ? order : session.getFilter().getOrder() + 5);
+      reg.setDispatcherTypes(EnumSet.of(DispatcherType.REQUEST));
+      reg.setAsyncSupported(true);
+      reg.addUrlPatterns("/*");
+      return reg;
+    }
+  }
+}
