@@ -1,0 +1,118 @@
+package dev.sessionless.spring.boot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.propagation.InternalTokenMinter;
+import dev.sessionless.propagation.OutgoingTokens;
+import dev.sessionless.propagation.spring.InternalTokenInterceptor;
+import dev.sessionless.spring.boot.it.Browser;
+import dev.sessionless.spring.boot.it.Containers;
+import dev.sessionless.spring.boot.it.EdgeApp;
+import dev.sessionless.spring.boot.it.Instance;
+import dev.sessionless.spring.boot.it.OrdersApp;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The sending side: an edge configured only by {@code sessionless.propagation.send.*} mints
+ * internal tokens from the browser's session for a receiving service that learns the edge's keys
+ * from the JWKS endpoint the edge serves; all over real HTTP on loopback, on Tomcat and Jetty.
+ */
+class PropagationEdgeTest {
+  private static final String EDGE = "https://edge.example";
+
+  @TempDir
+  Path dir;
+
+  private Path file(String name, KeySet keys) throws Exception {
+    return Files.writeString(dir.resolve(name), keys.toJwksWithSecrets());
+  }
+
+  private Instance edge(String container) throws Exception {
+    return Instance.start(EdgeApp.class, Containers.only(container),
+        "sessionless.keys.file=" + file("session.jwks", KeySet.of(TokenKey.generate("s1", Algorithm.HS256))),
+        "sessionless.propagation.send.issuer=" + EDGE,
+        "sessionless.propagation.send.keys-file=" + file("edge.jwks",
+            KeySet.of(TokenKey.generate("edge-1", Algorithm.ES256))),
+        "sessionless.propagation.send.grants.orders=cart",
+        "sessionless.propagation.send.subject-attribute=user");
+  }
+
+  private static Instance orders(String container, Instance edge) {
+    return Instance.start(OrdersApp.class, Containers.only(container), "sessionless.enabled=false",
+        "sessionless.propagation.receive.audience=orders",
+        "sessionless.propagation.receive.issuers[0].issuer=" + EDGE,
+        "sessionless.propagation.receive.issuers[0].jwks-url=" + edge.uri("/.well-known/jwks.json"),
+        "sessionless.propagation.receive.issuers[0].allow-insecure-plain-http=true",
+        "sessionless.propagation.receive.url-patterns=/internal/*");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"tomcat", "jetty"})
+  void theEdgeMintsFromTheBrowserSessionAndTheServiceVerifiesWithTheEdgesJwks(String container) throws Exception {
+    try (Instance edge = edge(container); Instance orders = orders(container, edge)) {
+      Browser browser = new Browser();
+      assertEquals("ok", browser.postForm(edge.uri("/login"), Map.of("user", "alice")).body());
+      HttpResponse<String> r = browser.get(edge.uri("/checkout?orders="
+          + URLEncoder.encode(orders.uri("").toString(), StandardCharsets.UTF_8)));
+      assertEquals(200, r.statusCode(), r.body());
+      assertEquals("alice InternalTokenAuthentication ROLE_INTERNAL iss=" + EDGE + " cart=book same=true", r.body(),
+          "the session's subject and only the granted state value reached orders");
+    }
+  }
+
+  @Test
+  void theJwksEndpointPublishesOnlyPublicKeys() throws Exception {
+    try (Instance edge = edge("jetty")) {
+      HttpResponse<String> r = new Browser().get(edge.uri("/.well-known/jwks.json"));
+      assertEquals(200, r.statusCode());
+      assertEquals("application/jwk-set+json", r.headers().firstValue("Content-Type").orElseThrow().split(";")[0]);
+      assertTrue(r.body().contains("\"kid\":\"edge-1\""), r.body());
+      assertFalse(r.body().contains("\"d\""), "no private member");
+      assertFalse(r.body().contains("\"s1\""), "the session keys are not published");
+      assertTrue(r.headers().firstValue("Cache-Control").orElseThrow().contains("max-age=300"));
+    }
+  }
+
+  @Test
+  void theOutgoingTokensFollowTheGrantsAndTheMinterSignsWithTheKeyFile() throws Exception {
+    try (Instance edge = edge("tomcat")) {
+      OutgoingTokens outgoing = edge.context.getBean(OutgoingTokens.class);
+      assertEquals("OutgoingTokens[{orders=[cart]}]", outgoing.toString());
+      assertThrows(IllegalArgumentException.class, () -> new InternalTokenInterceptor(outgoing, "billing"),
+          "no grant, no interceptor");
+      assertEquals("InternalTokenMinter[iss=" + EDGE + ", alg=ES256, ttl=60s]",
+          edge.context.getBean(InternalTokenMinter.class).toString());
+      assertFalse(edge.context.getBean(InternalTokenSigningKeys.class).keyring().status().closed());
+    }
+  }
+
+  @Test
+  void underSpringSecurityTheJwksEndpointIsPublicAndTheRestIsNot() throws Exception {
+    try (Instance app = Instance.start(OrdersApp.class, Containers.only("tomcat"), "sessionless.keys.ephemeral=true",
+        "sessionless.propagation.send.issuer=" + EDGE,
+        "sessionless.propagation.send.keys-file=" + file("edge.jwks", KeySet.of(TokenKey.generate("e", Algorithm.EDDSA))),
+        "sessionless.propagation.send.grants.billing=tenant",
+        "sessionless.propagation.send.jwks.path=/keys.json")) {
+      HttpResponse<String> r = new Browser().get(app.uri("/keys.json"));
+      assertEquals(200, r.statusCode(), r.body());
+      assertTrue(r.body().contains("\"alg\":\"EdDSA\""), r.body());
+      assertEquals(401, new Browser().get(app.uri("/public/hello")).statusCode(), "other paths keep their rules");
+      assertEquals(401, new Browser().get(app.uri("/.well-known/jwks.json")).statusCode(), "not at the default path");
+    }
+  }
+}
