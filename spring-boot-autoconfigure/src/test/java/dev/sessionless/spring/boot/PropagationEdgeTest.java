@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
+import dev.sessionless.propagation.EdgeSession;
 import dev.sessionless.propagation.InternalTokenMinter;
 import dev.sessionless.propagation.OutgoingTokens;
 import dev.sessionless.propagation.spring.InternalTokenInterceptor;
@@ -15,6 +16,8 @@ import dev.sessionless.spring.boot.it.Browser;
 import dev.sessionless.spring.boot.it.Containers;
 import dev.sessionless.spring.boot.it.EdgeApp;
 import dev.sessionless.spring.boot.it.Instance;
+import dev.sessionless.spring.boot.it.JwksApp;
+import dev.sessionless.spring.boot.it.MiddleApp;
 import dev.sessionless.spring.boot.it.OrdersApp;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
@@ -22,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,6 +76,40 @@ class PropagationEdgeTest {
       assertEquals(200, r.statusCode(), r.body());
       assertEquals("alice InternalTokenAuthentication ROLE_INTERNAL iss=" + EDGE + " cart=book same=true", r.body(),
           "the session's subject and only the granted state value reached orders");
+    }
+  }
+
+  @Test
+  void aServiceThatReceivesAndCallsFurtherReMintsTheIncomingTokenNarrower() throws Exception {
+    KeySet edgeKeys = KeySet.of(TokenKey.generate("edge-1", Algorithm.ES256));
+    Path edgeKeyFile = file("edge.jwks", edgeKeys);
+    try (Instance edgeJwks = Instance.start(JwksApp.class, Containers.only("jetty"), "sessionless.enabled=false",
+            "test.issuer-keys=" + edgeKeyFile);
+        Instance orders = Instance.start(MiddleApp.class, Containers.only("jetty"), "sessionless.enabled=false",
+            "sessionless.propagation.receive.audience=orders",
+            "sessionless.propagation.receive.issuers[0].issuer=" + EDGE,
+            "sessionless.propagation.receive.issuers[0].jwks-url=" + edgeJwks.uri("/.well-known/jwks.json"),
+            "sessionless.propagation.receive.issuers[0].allow-insecure-plain-http=true",
+            "sessionless.propagation.receive.url-patterns=/internal/*",
+            "sessionless.propagation.send.issuer=https://orders.internal",
+            "sessionless.propagation.send.keys-file=" + file("orders.jwks",
+                KeySet.of(TokenKey.generate("orders-1", Algorithm.EDDSA))),
+            "sessionless.propagation.send.grants.billing=cart,card");
+        Instance billing = Instance.start(OrdersApp.class, Containers.only("jetty"), "sessionless.enabled=false",
+            "sessionless.propagation.receive.audience=billing",
+            "sessionless.propagation.receive.issuers[0].issuer=https://orders.internal",
+            "sessionless.propagation.receive.issuers[0].jwks-url=" + orders.uri("/.well-known/jwks.json"),
+            "sessionless.propagation.receive.issuers[0].allow-insecure-plain-http=true")) {
+      String token = InternalTokenMinter.builder().keys(edgeKeys).issuer(EDGE).build().mint(
+          EdgeSession.builder().sessionId("s-1").subject("alice").put("cart", "book").put("card", "4111").build(),
+          "orders", Set.of("cart"));
+      HttpResponse<String> r = new Browser().get(orders.uri("/internal/checkout?billing="
+          + URLEncoder.encode(billing.uri("").toString(), StandardCharsets.UTF_8)), "Authorization", "Bearer " + token);
+      assertEquals(200, r.statusCode(), r.body());
+      assertEquals("alice InternalTokenAuthentication ROLE_INTERNAL iss=https://orders.internal cart=book same=true",
+          r.body(), "billing got orders' re-mint of the edge's token: same user, the cart it carried");
+      assertEquals(401, new Browser().get(billing.uri("/internal/whoami"), "Authorization", "Bearer " + token)
+          .statusCode(), "the edge's token for orders is not billing's");
     }
   }
 

@@ -129,6 +129,14 @@ class PropagationReceiveTest {
     assertEquals("Bearer", none.headers().firstValue("WWW-Authenticate").orElseThrow());
   }
 
+  @Test
+  void aTokenWithoutASubjectIsAuthenticatedWithoutAPrincipal() throws Exception {
+    EdgeSession anonymous = EdgeSession.builder().sessionId(UUID.randomUUID().toString()).put("cart", "book").build();
+    HttpResponse<String> r = call(orders("tomcat").uri("/internal/anonymous"), "GET", token(anonymous));
+    assertEquals(200, r.statusCode(), r.body());
+    assertEquals("InternalTokenAuthentication authenticated=true name=[] principal=null", r.body());
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"tomcat", "jetty"})
   void aPostWithATokenNeedsNoCsrfTokenAndMakesNoSession(String container) throws Exception {

@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -32,6 +33,14 @@ public class OrdersApp {
           + user.getAuthorities().stream().map(GrantedAuthority::getAuthority).collect(Collectors.joining(","))
           + " iss=" + token.issuer() + " cart=" + token.get("cart", String.class).orElse("-")
           + " same=" + (((InternalTokenAuthentication) user).getToken() == token);
+    }
+
+    /** For a token without a subject (an anonymous session at the edge): no Principal to inject. */
+    @GetMapping("/internal/anonymous")
+    public String anonymous() {
+      Authentication user = SecurityContextHolder.getContext().getAuthentication();
+      return user.getClass().getSimpleName() + " authenticated=" + user.isAuthenticated() + " name=[" + user.getName()
+          + "] principal=" + user.getPrincipal();
     }
 
     @PostMapping("/internal/orders")
