@@ -7,10 +7,12 @@ import dev.sessionless.propagation.InternalTokenMinter;
 import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.JwksServlet;
 import dev.sessionless.propagation.OutgoingTokens;
+import dev.sessionless.spring.boot.internal.EdgeSubjectFilter;
 import dev.sessionless.spring.boot.internal.PropagationFactory;
 import dev.sessionless.spring.boot.internal.RevocationConfigured;
 import dev.sessionless.spring.boot.internal.RevocationFactory;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
 import java.util.EnumSet;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -181,14 +183,16 @@ public class SessionlessPropagationAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "sessionlessEdgeContextFilterRegistration")
     @ConditionalOnBooleanProperty(name = "sessionless.propagation.send.edge-filter.enabled", matchIfMissing = true)
-    FilterRegistrationBean<EdgeContextFilter> sessionlessEdgeContextFilterRegistration(
+    FilterRegistrationBean<Filter> sessionlessEdgeContextFilterRegistration(
         SessionlessPropagationProperties properties, SessionlessProperties session) {
       SessionlessPropagationProperties.Send p = properties.getSend();
-      EdgeContextFilter.Builder b = EdgeContextFilter.builder();
-      if (p.getSubjectAttribute() != null) {
-        b.subjectAttribute(p.getSubjectAttribute());
-      }
-      FilterRegistrationBean<EdgeContextFilter> reg = new FilterRegistrationBean<>(b.build());
+      // The subject: the named session attribute, else the name of the Spring Security login
+      // that the token session keeps (read through a view of the session, only when minting).
+      Filter filter = p.getSubjectAttribute() != null
+          ? EdgeContextFilter.builder().subjectAttribute(p.getSubjectAttribute()).build()
+          : new EdgeSubjectFilter(
+              EdgeContextFilter.builder().subjectAttribute(EdgeSubjectFilter.SUBJECT_ATTRIBUTE).build());
+      FilterRegistrationBean<Filter> reg = new FilterRegistrationBean<>(filter);
       reg.setName("sessionlessEdgeContextFilter");
       Integer order = p.getEdgeFilter().getOrder();
       reg.setOrder(order != null ? order : session.getFilter().getOrder() + 5);

@@ -202,8 +202,8 @@ public class SessionlessPropagationProperties {
     private String header = "Authorization";
 
     /**
-     * The session attribute holding the user id (a String), carried as sub; none when not
-     * set.
+     * The session attribute holding the user id (a String), carried as sub; when not set, the
+     * name of the Spring Security login the token session keeps (none without one).
      */
     private String subjectAttribute;
 

@@ -19,6 +19,7 @@ import dev.sessionless.spring.boot.it.Instance;
 import dev.sessionless.spring.boot.it.JwksApp;
 import dev.sessionless.spring.boot.it.MiddleApp;
 import dev.sessionless.spring.boot.it.OrdersApp;
+import dev.sessionless.spring.boot.it.SecureEdgeApp;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -110,6 +113,30 @@ class PropagationEdgeTest {
           r.body(), "billing got orders' re-mint of the edge's token: same user, the cart it carried");
       assertEquals(401, new Browser().get(billing.uri("/internal/whoami"), "Authorization", "Bearer " + token)
           .statusCode(), "the edge's token for orders is not billing's");
+    }
+  }
+
+  @Test
+  void behindSpringSecurityLoginTheLoggedInUserIsTheTokensSubject() throws Exception {
+    try (Instance edge = Instance.start(SecureEdgeApp.class, Containers.only("tomcat"),
+            "sessionless.keys.file=" + file("session.jwks", KeySet.of(TokenKey.generate("s1", Algorithm.HS256))),
+            "sessionless.propagation.send.issuer=" + EDGE,
+            "sessionless.propagation.send.keys-file=" + file("edge.jwks",
+                KeySet.of(TokenKey.generate("edge-1", Algorithm.ES256))),
+            "sessionless.propagation.send.grants.orders=cart");
+        Instance orders = orders("tomcat", edge)) {
+      Browser browser = new Browser();
+      Matcher csrf = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"").matcher(
+          browser.get(edge.uri("/login")).body());
+      assertTrue(csrf.find(), "the login page has a CSRF field");
+      HttpResponse<String> login = browser.postForm(edge.uri("/login"),
+          Map.of("username", "alice", "password", "secret", "_csrf", csrf.group(1)));
+      assertEquals(302, login.statusCode(), login.body());
+      HttpResponse<String> r = browser.get(edge.uri("/checkout?orders="
+          + URLEncoder.encode(orders.uri("").toString(), StandardCharsets.UTF_8)));
+      assertEquals(200, r.statusCode(), r.body());
+      assertEquals("alice InternalTokenAuthentication ROLE_INTERNAL iss=" + EDGE + " cart=- same=true", r.body(),
+          "no subject-attribute: the name of the Spring Security login");
     }
   }
 
