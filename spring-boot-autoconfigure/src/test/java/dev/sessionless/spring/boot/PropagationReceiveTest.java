@@ -10,7 +10,9 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
+import dev.sessionless.keyring.PublishedRevocations;
 import dev.sessionless.propagation.EdgeSession;
 import dev.sessionless.propagation.InternalTokenMinter;
 import dev.sessionless.propagation.InternalTokenVerifier;
@@ -27,6 +29,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -203,6 +206,32 @@ class PropagationReceiveTest {
       assertEquals(401, r.statusCode(), "the revoked session's new token, too");
       assertEquals("Bearer error=\"invalid_token\"", r.headers().firstValue("WWW-Authenticate").orElseThrow());
       assertEquals(200, call(app.uri("/internal/whoami"), "GET", token(other)).statusCode(), "other sessions work");
+    }
+  }
+
+  @Test
+  void aPublishedListIsReadWithItsOwnKeysFileOnAServiceWithoutSessionKeys() throws Exception {
+    KeySet publisherKeys = KeySet.of(TokenKey.generate("list-1", Algorithm.HS256));
+    Path keysFile = Files.createTempFile("publisher-keys", ".jwks");
+    Path list = Files.createTempFile("revocations", ".jwt");
+    EdgeSession revoked = session("alice").build();
+    try {
+      Files.writeString(keysFile, publisherKeys.toJwksWithSecrets());
+      TokenCodec publisher = TokenCodec.builder().keys(publisherKeys).issuer("https://edge.example/revocations")
+          .audience("services").tokenType(PublishedRevocations.TOKEN_TYPE).timeToLive(Duration.ofMinutes(5)).build();
+      Files.writeString(list, PublishedRevocations.sign(publisher,
+          Map.of(revoked.sessionId(), Instant.now().plus(Duration.ofHours(1))), Map.of(), Clock.systemUTC()));
+      try (Instance app = Instance.start(OrdersApp.class, receiving("tomcat", "sessionless.revocation.type=published",
+          "sessionless.revocation.published.file=" + list, "sessionless.revocation.published.keys-file=" + keysFile,
+          "sessionless.revocation.published.issuer=https://edge.example/revocations",
+          "sessionless.revocation.published.audience=services").toArray(new String[0]))) {
+        assertEquals(401, call(app.uri("/internal/whoami"), "GET", token(revoked)).statusCode(), "listed: refused");
+        assertEquals(200, call(app.uri("/internal/whoami"), "GET", token(session("alice").build())).statusCode(),
+            "another session of the same user works");
+      }
+    } finally {
+      Files.deleteIfExists(keysFile);
+      Files.deleteIfExists(list);
     }
   }
 
