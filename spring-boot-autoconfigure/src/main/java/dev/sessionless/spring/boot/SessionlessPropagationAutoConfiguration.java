@@ -8,6 +8,7 @@ import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.JwksServlet;
 import dev.sessionless.propagation.OutgoingTokens;
 import dev.sessionless.spring.boot.internal.EdgeSubjectFilter;
+import dev.sessionless.spring.boot.internal.JwksEndpointFilter;
 import dev.sessionless.spring.boot.internal.PropagationFactory;
 import dev.sessionless.spring.boot.internal.RevocationConfigured;
 import dev.sessionless.spring.boot.internal.RevocationFactory;
@@ -23,7 +24,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -48,7 +48,8 @@ import org.springframework.core.env.Environment;
  * <p><b>Sending</b>: an {@link InternalTokenSigningKeys} bean (the ES256 or EdDSA keys of {@code
  * sessionless.propagation.send.keys-file}, closed with the context), an {@link
  * InternalTokenMinter}, {@link OutgoingTokens} for {@code sessionless.propagation.send.grants},
- * a {@link JwksServlet} at {@code sessionless.propagation.send.jwks.path} and an {@link
+ * a {@link JwksServlet} at {@code sessionless.propagation.send.jwks.path} (served by a filter
+ * ahead of every other, Spring Security's included) and an {@link
  * EdgeContextFilter} after the session filter. Outgoing clients are not wrapped automatically:
  * add {@code new InternalTokenInterceptor(outgoing, "orders")} to a {@code RestClient}.
  *
@@ -61,6 +62,9 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass({InternalTokenVerifier.class, FilterRegistrationBean.class})
 @EnableConfigurationProperties({SessionlessPropagationProperties.class, SessionlessProperties.class})
 public class SessionlessPropagationAutoConfiguration {
+  /** The JWKS endpoint's filter order: before the session filter (+50) and everything after it. */
+  static final int JWKS_ORDER = Integer.MIN_VALUE + 40;
+
   /** Used by Spring; applications do not construct this class. */
   public SessionlessPropagationAutoConfiguration() {}
 
@@ -115,7 +119,6 @@ public class SessionlessPropagationAutoConfiguration {
         throw new IllegalStateException("sessionless.propagation.receive.url-patterns is empty: list the paths"
             + " that require an internal token (e.g. /internal/*), or leave it unset for every request (/*)");
       }
-      PropagationFactory.refuseCoveredJwks(p, properties.getSend());
       FilterRegistrationBean<InternalTokenFilter> reg = new FilterRegistrationBean<>(filter);
       reg.setName("sessionlessInternalTokenFilter");
       reg.setOrder(p.getFilterOrder());
@@ -153,11 +156,16 @@ public class SessionlessPropagationAutoConfiguration {
       return PropagationFactory.outgoing(properties.getSend(), minter);
     }
 
-    /** Publishes the signing keys' public parts at {@code sessionless.propagation.send.jwks.path}. */
+    /**
+     * Publishes the signing keys' public parts at {@code sessionless.propagation.send.jwks.path},
+     * as a filter ahead of every other one (the session filter, the internal token filter,
+     * Spring Security's chain): the keys are public, and the application's security rules stay
+     * exactly as it wrote them.
+     */
     @Bean
-    @ConditionalOnMissingBean(name = "sessionlessJwksServletRegistration")
+    @ConditionalOnMissingBean(name = "sessionlessJwksRegistration")
     @ConditionalOnBooleanProperty(name = "sessionless.propagation.send.jwks.enabled", matchIfMissing = true)
-    ServletRegistrationBean<JwksServlet> sessionlessJwksServletRegistration(SessionlessPropagationProperties properties,
+    FilterRegistrationBean<JwksEndpointFilter> sessionlessJwksRegistration(SessionlessPropagationProperties properties,
         InternalTokenSigningKeys keys) {
       SessionlessPropagationProperties.Jwks p = properties.getSend().getJwks();
       if (p.getPath() == null || !p.getPath().startsWith("/") || p.getPath().contains("*")) {
@@ -170,8 +178,11 @@ public class SessionlessPropagationAutoConfiguration {
       } catch (IllegalArgumentException e) {
         throw new IllegalStateException("sessionless.propagation.send.jwks.max-age: " + e.getMessage(), e);
       }
-      ServletRegistrationBean<JwksServlet> reg = new ServletRegistrationBean<>(servlet, p.getPath());
-      reg.setName("sessionlessJwksServlet");
+      FilterRegistrationBean<JwksEndpointFilter> reg = new FilterRegistrationBean<>(new JwksEndpointFilter(servlet, p.getPath()));
+      reg.setName("sessionlessJwks");
+      reg.setOrder(JWKS_ORDER);
+      reg.setDispatcherTypes(EnumSet.of(DispatcherType.REQUEST));
+      reg.addUrlPatterns(p.getPath());
       return reg;
     }
 

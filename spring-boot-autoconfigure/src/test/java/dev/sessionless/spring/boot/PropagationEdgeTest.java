@@ -93,7 +93,7 @@ class PropagationEdgeTest {
             "sessionless.propagation.receive.issuers[0].issuer=" + EDGE,
             "sessionless.propagation.receive.issuers[0].jwks-url=" + edgeJwks.uri("/.well-known/jwks.json"),
             "sessionless.propagation.receive.issuers[0].allow-insecure-plain-http=true",
-            "sessionless.propagation.receive.url-patterns=/internal/*",
+            // url-patterns left at /*: every path needs a token, yet billing fetches the JWKS
             "sessionless.propagation.send.issuer=https://orders.internal",
             "sessionless.propagation.send.keys-file=" + file("orders.jwks",
                 KeySet.of(TokenKey.generate("orders-1", Algorithm.EDDSA))),
@@ -113,6 +113,11 @@ class PropagationEdgeTest {
           r.body(), "billing got orders' re-mint of the edge's token: same user, the cart it carried");
       assertEquals(401, new Browser().get(billing.uri("/internal/whoami"), "Authorization", "Bearer " + token)
           .statusCode(), "the edge's token for orders is not billing's");
+      // orders receives on every path, and still serves its keys without a token, ahead of the filter
+      HttpResponse<String> jwks = new Browser().get(orders.uri("/.well-known/jwks.json"));
+      assertEquals(200, jwks.statusCode(), jwks.body());
+      assertTrue(jwks.body().contains("\"kid\":\"orders-1\""), jwks.body());
+      assertEquals(401, new Browser().get(orders.uri("/anything")).statusCode(), "every other path needs a token");
     }
   }
 

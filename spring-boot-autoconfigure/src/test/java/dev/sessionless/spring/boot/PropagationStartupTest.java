@@ -152,14 +152,6 @@ class PropagationStartupTest {
   }
 
   @Test
-  void receivingEveryPathWouldHideThisServicesOwnJwksEndpoint() throws Exception {
-    Path keys = Files.writeString(dir.resolve("es.jwks"),
-        KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());
-    assertNames(failure(receiving(S + "issuer=https://orders.internal", S + "keys-file=" + keys,
-        S + "grants.billing=tenant")), R + "url-patterns (/*) covers", S + "jwks.path (/.well-known/jwks.json)");
-  }
-
-  @Test
   void noGrantNamesTheGrantsProperty() throws Exception {
     Path keys = Files.writeString(dir.resolve("es.jwks"),
         KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());

@@ -123,39 +123,6 @@ public final class PropagationFactory {
   }
 
   /**
-   * Refuses receiving URL patterns that cover this service's own JWKS endpoint, which callers
-   * fetch without a token.
-   *
-   * @throws IllegalStateException naming {@code sessionless.propagation.receive.url-patterns}
-   */
-  public static void refuseCoveredJwks(SessionlessPropagationProperties.Receive receive,
-      SessionlessPropagationProperties.Send send) {
-    String path = send.getJwks().getPath();
-    if (send.getIssuer() == null || !send.getJwks().isEnabled() || path == null) {
-      return;
-    }
-    for (String pattern : receive.getUrlPatterns()) {
-      if (covers(pattern.trim(), path)) {
-        throw new IllegalStateException(RECEIVE + "url-patterns (" + pattern + ") covers this service's JWKS endpoint "
-            + SEND + "jwks.path (" + path + "), which other services fetch without a token: list the paths that"
-            + " require an internal token in " + RECEIVE + "url-patterns (e.g. /internal/*), or move the endpoint");
-      }
-    }
-  }
-
-  /** Whether a servlet URL pattern (exact, {@code /prefix/*}, {@code *.ext}, {@code /}) matches {@code path}. */
-  static boolean covers(String pattern, String path) {
-    if (pattern.equals("/*") || pattern.equals("/") || pattern.equals(path)) {
-      return true;
-    }
-    if (pattern.endsWith("/*")) {
-      String prefix = pattern.substring(0, pattern.length() - 1);
-      return path.startsWith(prefix) || path.equals(prefix.substring(0, prefix.length() - 1));
-    }
-    return pattern.startsWith("*.") && path.endsWith(pattern.substring(1));
-  }
-
-  /**
    * The signing keys of {@code sessionless.propagation.send.keys-file}, loaded now.
    *
    * @throws IllegalStateException naming the property when the file is missing, unreadable,

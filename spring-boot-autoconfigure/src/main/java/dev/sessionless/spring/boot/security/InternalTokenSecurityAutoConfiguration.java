@@ -8,10 +8,8 @@ import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -33,14 +31,15 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
  *       before the anonymous filter, never saved to a session), and needs no CSRF token (a
  *       bearer token is not sent by browsers on their own). Requests without a token on the
  *       covered paths never reach Spring Security: the filter answers them {@code 401}.
- *   <li>sending: the JWKS endpoint is public ({@code permitAll}, added ahead of the chain's own
- *       rules).
  * </ul>
  *
+ * <p>The sending side needs nothing here: its JWKS endpoint is served by a filter ahead of
+ * Spring Security's chain, so no rule is added to the application's chains.
+ *
  * <p>The receiving filter must run before Spring Security's ({@code spring.security.filter.order},
- * -100): a later {@code sessionless.propagation.receive.filter-order} fails the startup. To leave
- * a side out, define a bean of the same name ({@code sessionlessInternalTokenHttpSecurityCustomizer},
- * {@code sessionlessJwksHttpSecurityCustomizer}) that does what you want instead.
+ * -100): a later {@code sessionless.propagation.receive.filter-order} fails the startup. To do
+ * otherwise, define a bean named {@code sessionlessInternalTokenHttpSecurityCustomizer} that does
+ * what you want instead.
  */
 @AutoConfiguration(after = SessionlessPropagationAutoConfiguration.class)
 @ConditionalOnClass({HttpSecurity.class, SecurityFilterChain.class, InternalTokenFilter.class})
@@ -77,28 +76,6 @@ public class InternalTokenSecurityAutoConfiguration {
 
     private static boolean carriesInternalToken(HttpServletRequest request) {
       return request.getAttribute(InternalTokenFilter.ATTRIBUTE) instanceof InternalToken;
-    }
-  }
-
-  /** The sending side. */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnProperty(prefix = "sessionless.propagation.send", name = "issuer")
-  @ConditionalOnBooleanProperty(name = "sessionless.propagation.send.jwks.enabled", matchIfMissing = true)
-  static class Send {
-    /** Lets anyone read the JWKS endpoint (public keys only). */
-    @Bean
-    @ConditionalOnMissingBean(name = "sessionlessJwksHttpSecurityCustomizer")
-    Customizer<HttpSecurity> sessionlessJwksHttpSecurityCustomizer(SessionlessPropagationProperties properties) {
-      String path = properties.getSend().getJwks().getPath();
-      return http -> {
-        try {
-          http.authorizeHttpRequests(a -> a.requestMatchers(
-              request -> path.equals(request.getRequestURI().substring(request.getContextPath().length())))
-              .permitAll());
-        } catch (Exception e) {
-          throw new IllegalStateException("cannot apply the JWKS endpoint to HttpSecurity", e);
-        }
-      };
     }
   }
 
