@@ -35,8 +35,17 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class Forks {
   private static final Pattern WROTE = Pattern.compile("^wrote (.+\\.json) and ");
-  private static final List<String> RATIOS = List.of("sessionlessOverStickyThroughput",
-      "sessionlessOverSpringSessionThroughput");
+  /** The ratios each fork reports, in the order the summary gives them, with their headings. */
+  private static final Map<String, String> RATIOS = ratios();
+
+  private static Map<String, String> ratios() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("paddedOverStickyThroughput", "The ceiling: session-sticky-padded vs session-sticky");
+    m.put("sessionlessOverStickyThroughput", "Sessionless vs session-sticky");
+    m.put("sessionlessOverSpringSessionThroughput", "Sessionless vs spring-session-redis");
+    m.put("sessionlessOverPaddedThroughput", "Sessionless vs session-sticky-padded");
+    return java.util.Collections.unmodifiableMap(m);
+  }
 
   private Forks() {}
 
@@ -149,7 +158,7 @@ public final class Forks {
         .append(String.join(", ", reports.stream().map(p -> "`" + p.getFileName().toString().replaceFirst("\\.json$", ".md") + "`")
             .toList()))
         .append(".\n\n");
-    for (String kind : RATIOS) {
+    for (String kind : RATIOS.keySet()) {
       Map<Integer, List<Double>> byLevel = new TreeMap<>();
       for (Path report : reports) {
         for (JsonNode level : mapper.readTree(report.toFile()).path(kind)) {
@@ -159,8 +168,7 @@ public final class Forks {
       if (byLevel.isEmpty()) {
         continue;
       }
-      String other = kind.equals(RATIOS.get(0)) ? "session-sticky" : "spring-session-redis";
-      md.append("## Sessionless vs ").append(other).append(", across forks\n\n")
+      md.append("## ").append(RATIOS.get(kind)).append(", across forks\n\n")
           .append("| users | median ratio of throughput | lowest | highest | every fork |\n|---|---|---|---|---|\n");
       List<Map<String, Object>> rows = new ArrayList<>();
       byLevel.forEach((users, ratios) -> {
