@@ -8,6 +8,7 @@ import dev.sessionless.load.internal.Faults;
 import dev.sessionless.load.internal.Forks;
 import dev.sessionless.load.internal.JitSettling;
 import dev.sessionless.load.internal.Options;
+import dev.sessionless.load.internal.PeakRatios;
 import dev.sessionless.load.internal.RedisServer;
 import dev.sessionless.load.internal.ShopWorkload;
 import java.io.IOException;
@@ -210,7 +211,7 @@ public final class LoadTool {
       Map<String, Object> result = (Map<String, Object>) results.get(system);
       finishSystem(system, result);
     }
-    comparePeak();
+    PeakRatios.write(fits, options.padding, md, json);
     Files.createDirectories(options.out);
     Path jsonFile = options.out.resolve(base + ".json");
     tools.jackson.databind.json.JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
@@ -404,8 +405,8 @@ public final class LoadTool {
     }
   }
 
-  /** The ceiling baseline: sticky in-memory sessions plus an opaque cookie as long as a token. */
-  static final String PADDED = "session-sticky-padded";
+  /** The ceiling baseline's name. */
+  static final String PADDED = Options.PADDED;
 
   /** Why a ramp with think time neither measures capacity nor plans from it. */
   static final String THINK_FIT_NOTE = "The users thought between requests, so until the system saturates each"
@@ -427,59 +428,6 @@ public final class LoadTool {
           + " sessions at any size (see its carts lost), so no number of machines makes it correct";
       default -> "";
     };
-  }
-
-  private void comparePeak() {
-    UslFit a = fits.get("sessionless");
-    if (a == null) {
-      return;
-    }
-    ceiling();
-    for (String other : List.of("session-sticky", "spring-session-redis", PADDED)) {
-      UslFit b = fits.get(other);
-      if (b == null) {
-        continue;
-      }
-      md.append("## Sessionless vs ").append(other)
-          .append(" (closed ramp, same run, interleaved)\n\n| users | ratio of throughput |\n|---|---|\n");
-      List<Map<String, Object>> ratios = new ArrayList<>();
-      for (int i = 0; i < Math.min(a.points().size(), b.points().size()); i++) {
-        double ratio = a.points().get(i).throughput() / b.points().get(i).throughput();
-        ratios.add(Map.of("users", a.points().get(i).concurrency(), "ratio", ratio));
-        md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", a.points().get(i).concurrency(), ratio));
-      }
-      md.append('\n');
-      json.put(switch (other) {
-        case "session-sticky" -> "sessionlessOverStickyThroughput";
-        case PADDED -> "sessionlessOverPaddedThroughput";
-        default -> "sessionlessOverSpringSessionThroughput";
-      }, ratios);
-    }
-  }
-
-  /**
-   * The padded baseline over plain sticky sessions: the most any session carried in a cookie of
-   * that length reaches here, whatever its code. Written before Sessionless's own ratios.
-   */
-  private void ceiling() {
-    UslFit padded = fits.get(PADDED);
-    UslFit sticky = fits.get("session-sticky");
-    if (padded == null || sticky == null) {
-      return;
-    }
-    md.append("## The ceiling: ").append(PADDED).append(" vs session-sticky (closed ramp, same run, interleaved)\n\n")
-        .append("Sticky in-memory sessions that also carry an opaque ").append(options.padding)
-        .append("-character cookie, renewed on every response, over the same without it: the most a session carried")
-        .append(" in a cookie that long can reach on this machine, with no signing or parsing at all.\n\n")
-        .append("| users | ratio of throughput |\n|---|---|\n");
-    List<Map<String, Object>> ratios = new ArrayList<>();
-    for (int i = 0; i < Math.min(padded.points().size(), sticky.points().size()); i++) {
-      double ratio = padded.points().get(i).throughput() / sticky.points().get(i).throughput();
-      ratios.add(Map.of("users", padded.points().get(i).concurrency(), "ratio", ratio));
-      md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", padded.points().get(i).concurrency(), ratio));
-    }
-    md.append('\n');
-    json.put("paddedOverStickyThroughput", ratios);
   }
 
   private void table(String profile, List<PhaseResult> steps, ShopWorkload shop) {

@@ -16,8 +16,10 @@ public final class Options {
   /** The systems the tool knows. */
   public static final List<String> SYSTEMS = List.of("sessionless", "session-sticky", "session-nonsticky",
       "spring-session-redis");
+  /** The ceiling baseline: sticky in-memory sessions plus an opaque cookie as long as a token. */
+  public static final String PADDED = "session-sticky-padded";
   /** Systems run only when named: the padded baseline, a measuring aid rather than an alternative. */
-  public static final List<String> EXTRA_SYSTEMS = List.of("session-sticky-padded");
+  public static final List<String> EXTRA_SYSTEMS = List.of(PADDED);
 
   public final List<String> profiles;
   public final List<String> systems;
