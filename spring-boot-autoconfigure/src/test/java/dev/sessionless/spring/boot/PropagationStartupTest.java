@@ -152,6 +152,22 @@ class PropagationStartupTest {
   }
 
   @Test
+  void aTimeToLiveOutOfRangeNamesTheProperty() throws Exception {
+    Path keys = Files.writeString(dir.resolve("es.jwks"),
+        KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());
+    assertNames(failure(sending(S + "keys-file=" + keys, S + "grants.orders=cart", S + "time-to-live=2h")),
+        "sessionless.propagation.send", "time-to-live", "whole seconds from 1 s to 1 h");
+  }
+
+  @Test
+  void aNegativeJwksMaxAgeNamesTheProperty() throws Exception {
+    Path keys = Files.writeString(dir.resolve("es.jwks"),
+        KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());
+    assertNames(failure(sending(S + "keys-file=" + keys, S + "grants.orders=cart", S + "jwks.max-age=-5s")),
+        S + "jwks.max-age");
+  }
+
+  @Test
   void noGrantNamesTheGrantsProperty() throws Exception {
     Path keys = Files.writeString(dir.resolve("es.jwks"),
         KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());
