@@ -1,5 +1,11 @@
 package dev.sessionless.spring.boot;
 
+import dev.sessionless.propagation.InternalTokenFilter;
+import dev.sessionless.spring.boot.it.PlainOrdersApp;
+import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -116,6 +122,34 @@ class PropagationReceiveTest {
       b.headers(headers);
     }
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * Without Spring Security on the class path (hidden from the application's class loader) the
+   * receiving side works alone: the filter verifies, the application reads the token, and no
+   * security configuration of ours loads.
+   */
+  @Test
+  void withoutSpringSecurityTheFilterAloneGuardsTheCoveredPaths() throws Exception {
+    DefaultResourceLoader withoutSecurity =
+        new DefaultResourceLoader(new FilteredClassLoader("org.springframework.security"));
+    List<String> properties = new ArrayList<>(List.of("server.port=0", "server.address=127.0.0.1",
+        "logging.level.root=WARN", "spring.main.banner-mode=off"));
+    properties.addAll(receiving("tomcat"));
+    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(PlainOrdersApp.class)
+        .resourceLoader(withoutSecurity).properties(properties.toArray(new String[0])).run()) {
+      assertFalse(context.containsBean("sessionlessInternalTokenHttpSecurityCustomizer"));
+      assertEquals(1, context.getBeansOfType(InternalTokenFilter.class).size());
+      int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+      URI base = URI.create("http://127.0.0.1:" + port);
+      HttpResponse<String> ok = call(base.resolve("/internal/whoami"), "GET", token(session("alice").build()));
+      assertEquals(200, ok.statusCode(), ok.body());
+      assertEquals("alice iss=" + EDGE + " cart=book", ok.body());
+      HttpResponse<String> none = call(base.resolve("/internal/whoami"), "GET", null);
+      assertEquals(401, none.statusCode(), none.body());
+      assertEquals("Bearer", none.headers().firstValue("WWW-Authenticate").orElse(""));
+      assertEquals("hello", call(base.resolve("/public/hello"), "GET", null).body(), "outside the covered paths");
+    }
   }
 
   @ParameterizedTest
