@@ -138,8 +138,26 @@ public class SessionlessPropagationProperties {
      */
     private boolean allowInsecurePlainHttp;
 
+    /**
+     * Whether the startup fails when the JWKS cannot be fetched (the default, true). With false
+     * the service starts without this issuer's keys, logs it loudly and keeps fetching with
+     * back-off; until the keys arrive, that issuer's tokens are refused (401). For services that
+     * may start before the issuer does.
+     */
+    private boolean requiredAtStart = true;
+
     /** Used by Spring. */
     public Issuer() {}
+
+    /** Whether the JWKS must be fetched at startup. */
+    public boolean isRequiredAtStart() {
+      return requiredAtStart;
+    }
+
+    /** Sets whether the JWKS must be fetched at startup ({@code false}: start without, fetch later). */
+    public void setRequiredAtStart(boolean requiredAtStart) {
+      this.requiredAtStart = requiredAtStart;
+    }
 
     /** The issuer (its iss). */
     public String getIssuer() {

@@ -125,6 +125,32 @@ class PropagationReceiveTest {
   }
 
   /**
+   * A service that starts before its issuer: with {@code required-at-start=false} it starts
+   * without the keys, refuses the issuer's tokens (401, never a 500) until the JWKS answers, then
+   * accepts them without a restart.
+   */
+  @Test
+  void anIssuerThatStartsLaterIsFetchedThenWhenNotRequiredAtStart() throws Exception {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    List<String> p = receiving("tomcat");
+    p.removeIf(x -> x.startsWith("sessionless.propagation.receive.issuers[0].jwks-url="));
+    p.add("sessionless.propagation.receive.issuers[0].jwks-url=http://127.0.0.1:" + port + "/.well-known/jwks.json");
+    p.add("sessionless.propagation.receive.issuers[0].required-at-start=false");
+    try (Instance service = Instance.start(OrdersApp.class, p.toArray(new String[0]))) {
+      String token = token(session("alice").build());
+      assertEquals(401, call(service.uri("/internal/whoami"), "GET", token).statusCode(), "no keys yet");
+      try (Instance late = Instance.start(JwksApp.class, Containers.only("tomcat"), "sessionless.enabled=false",
+          "test.issuer-keys=" + edgeKeys, "server.port=" + port)) {
+        within(Duration.ofSeconds(40), () -> call(service.uri("/internal/whoami"), "GET", token).statusCode() == 200);
+        assertTrue(call(service.uri("/internal/whoami"), "GET", token).body().startsWith("alice "));
+      }
+    }
+  }
+
+  /**
    * Without Spring Security on the class path (hidden from the application's class loader) the
    * receiving side works alone: the filter verifies, the application reads the token, and no
    * security configuration of ours loads.

@@ -79,11 +79,13 @@ public final class PropagationFactory {
       throw new IllegalStateException(at + "jwks-url must be an https URL with a host");
     }
     try {
-      return Keyring.builder().jwksUrl(url).httpAllowInsecurePlainHttp(issuer.isAllowInsecurePlainHttp()).build();
+      return Keyring.builder().jwksUrl(url).httpAllowInsecurePlainHttp(issuer.isAllowInsecurePlainHttp())
+          .httpRequiredAtStart(issuer.isRequiredAtStart()).build();
     } catch (RuntimeException e) {
       // The keyring's messages hold no key material and no URL query.
       throw new IllegalStateException("cannot load the keys of issuer '" + issuer.getIssuer() + "' from " + at
-          + "jwks-url (" + e.getMessage() + "): its JWKS must be reachable when this service starts", e);
+          + "jwks-url (" + e.getMessage() + "): its JWKS must be reachable when this service starts, unless "
+          + at + "required-at-start=false", e);
     }
   }
 
