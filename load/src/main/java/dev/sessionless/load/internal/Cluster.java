@@ -50,7 +50,7 @@ public final class Cluster implements AutoCloseable {
     HTTP_SESSION,
     /**
      * {@link #HTTP_SESSION} plus an opaque cookie as long as a Sessionless token, renewed on every
-     * response ({@code PaddingCookieFilter}): the ceiling for any session carried in a cookie.
+     * response ({@code PaddingCookieHandler}): the ceiling for any session carried in a cookie.
      */
     HTTP_SESSION_PADDED,
     /** Spring Session's {@code SessionRepositoryFilter} over a {@code RedisSessionRepository}. */
@@ -187,9 +187,6 @@ public final class Cluster implements AutoCloseable {
       ServletContextHandler context = kind == Kind.HTTP_SESSION || kind == Kind.HTTP_SESSION_PADDED
           ? new ServletContextHandler("/", ServletContextHandler.SESSIONS)
           : new ServletContextHandler("/");
-      if (kind == Kind.HTTP_SESSION_PADDED) {
-        context.addFilter(new FilterHolder(new PaddingCookieFilter(padding)), "/*", EnumSet.of(DispatcherType.REQUEST));
-      }
       if (kind == Kind.SESSIONLESS) {
         SessionlessFilter filter = SessionlessFilter.builder()
             .keys(keySource).issuer("https://shop.example").audience("shop")
@@ -207,7 +204,7 @@ public final class Cluster implements AutoCloseable {
         context.addFilter(new FilterHolder(springSession(connections)), "/*", EnumSet.of(DispatcherType.REQUEST));
       }
       context.addServlet(new ServletHolder(new ShopServlet()), "/shop/*");
-      server.setHandler(context);
+      server.setHandler(kind == Kind.HTTP_SESSION_PADDED ? new PaddingCookieHandler(padding, context) : context);
       server.start();
       return new Node(server, connector.getLocalPort(), connections);
     } catch (Exception e) {

@@ -14,15 +14,16 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The ceiling baseline's cookie, on real Jetty nodes over loopback. */
-class PaddingCookieFilterTest {
+class PaddingCookieHandlerTest {
   @Test
-  void findsItsCookieAnywhereInTheHeaderAndOnlyByItsWholeName() {
-    assertEquals(-1, PaddingCookieFilter.carried(null));
-    assertEquals(-1, PaddingCookieFilter.carried("JSESSIONID=abc"));
-    assertEquals(-1, PaddingCookieFilter.carried("XPAD=abc"));
-    assertEquals(3, PaddingCookieFilter.carried("PAD=abc"));
-    assertEquals(3, PaddingCookieFilter.carried("PAD=abc; JSESSIONID=node01"));
-    assertEquals(5, PaddingCookieFilter.carried("JSESSIONID=node01; PAD=abcde"));
+  void takesItsCookieOutOfTheHeaderWhereverItIsAndOnlyByItsWholeName() {
+    assertEquals(null, PaddingCookieHandler.without(null));
+    assertEquals("JSESSIONID=abc", PaddingCookieHandler.without("JSESSIONID=abc"));
+    assertEquals("XPAD=abc", PaddingCookieHandler.without("XPAD=abc"));
+    assertEquals(null, PaddingCookieHandler.without("PAD=abc"));
+    assertEquals("JSESSIONID=node01", PaddingCookieHandler.without("PAD=abc; JSESSIONID=node01"));
+    assertEquals("JSESSIONID=node01", PaddingCookieHandler.without("JSESSIONID=node01; PAD=abcde"));
+    assertEquals("a=1; b=2", PaddingCookieHandler.without("a=1; PAD=xyz; b=2"));
   }
 
   /**
