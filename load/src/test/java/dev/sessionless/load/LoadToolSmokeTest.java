@@ -226,13 +226,8 @@ class LoadToolSmokeTest {
         "--start-rate=50", "--max-steps=1", "--out=" + dir}, new PrintStream(new ByteArrayOutputStream(), true,
         StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8));
     assertEquals(0, code, progress.toString(StandardCharsets.UTF_8));
-    Path json;
-    Path mdFile;
-    try (Stream<Path> s = Files.list(dir)) {
-      List<Path> files = s.toList();
-      json = files.stream().filter(f -> f.toString().endsWith(".json")).findFirst().orElseThrow();
-      mdFile = files.stream().filter(f -> f.toString().endsWith(".md")).findFirst().orElseThrow();
-    }
+    Path json = report(dir, ".json");
+    Path mdFile = report(dir, ".md");
     JsonNode root = new ObjectMapper().readTree(json.toFile());
     assertEquals(50, root.path("thinkTime").path("millis").asLong(), root.toPrettyString());
     assertEquals("exponential", root.path("thinkTime").path("distribution").asText(), root.toPrettyString());
@@ -257,13 +252,8 @@ class LoadToolSmokeTest {
         "--warmup=100ms", "--out=" + dir}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
         new PrintStream(progress, true, StandardCharsets.UTF_8));
     assertEquals(0, code, progress.toString(StandardCharsets.UTF_8));
-    Path json;
-    Path mdFile;
-    try (Stream<Path> s = Files.list(dir)) {
-      List<Path> files = s.toList();
-      json = files.stream().filter(f -> f.toString().endsWith(".json")).findFirst().orElseThrow();
-      mdFile = files.stream().filter(f -> f.toString().endsWith(".md")).findFirst().orElseThrow();
-    }
+    Path json = report(dir, ".json");
+    Path mdFile = report(dir, ".md");
     JsonNode root = new ObjectMapper().readTree(json.toFile());
     assertEquals(3, root.path("paddedOverStickyThroughput").size(), root.toPrettyString());
     assertEquals(3, root.path("sessionlessOverPaddedThroughput").size(), root.toPrettyString());
@@ -310,5 +300,12 @@ class LoadToolSmokeTest {
         new PrintStream(err, true, StandardCharsets.UTF_8));
     assertEquals(2, code);
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("--jetty-header-cache must be 0"), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** The one file of the run in {@code dir} whose name ends with {@code suffix}. */
+  private static Path report(Path dir, String suffix) throws java.io.IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(f -> f.toString().endsWith(suffix)).findFirst().orElseThrow();
+    }
   }
 }

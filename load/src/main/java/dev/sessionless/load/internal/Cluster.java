@@ -104,17 +104,8 @@ public final class Cluster implements AutoCloseable {
     if (padding < 1) {
       throw new LoadException(LoadException.Reason.INVALID_INPUT, "padding must be at least 1, got " + padding);
     }
-    Cluster cluster = new Cluster(Kind.HTTP_SESSION_PADDED, count, null, headerCache, Algorithm.HS256,
-        dev.sessionless.core.Compression.NONE, padding);
-    try {
-      for (int i = 0; i < count; i++) {
-        cluster.nodes.add(cluster.startNode(0));
-      }
-    } catch (RuntimeException e) {
-      cluster.close();
-      throw e;
-    }
-    return cluster;
+    return new Cluster(Kind.HTTP_SESSION_PADDED, count, null, headerCache, Algorithm.HS256,
+        dev.sessionless.core.Compression.NONE, padding).startNodes(count);
   }
 
   /**
@@ -161,16 +152,20 @@ public final class Cluster implements AutoCloseable {
     if (kind == Kind.HTTP_SESSION_PADDED) {
       return startPadded(count, headerCache, DEFAULT_PADDING);
     }
-    Cluster cluster = new Cluster(kind, count, redis, headerCache, algorithm, compression, 0);
+    return new Cluster(kind, count, redis, headerCache, algorithm, compression, 0).startNodes(count);
+  }
+
+  /** Starts {@code count} nodes; on a failure stops what started (and Redis) and rethrows. */
+  private Cluster startNodes(int count) {
     try {
       for (int i = 0; i < count; i++) {
-        cluster.nodes.add(cluster.startNode(0));
+        nodes.add(startNode(0));
       }
     } catch (RuntimeException e) {
-      cluster.close();
+      close();
       throw e;
     }
-    return cluster;
+    return this;
   }
 
   private Node startNode(int port) {
