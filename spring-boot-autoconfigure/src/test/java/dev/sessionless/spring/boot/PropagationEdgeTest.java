@@ -74,8 +74,7 @@ class PropagationEdgeTest {
     try (Instance edge = edge(container); Instance orders = orders(container, edge)) {
       Browser browser = new Browser();
       assertEquals("ok", browser.postForm(edge.uri("/login"), Map.of("user", "alice")).body());
-      HttpResponse<String> r = browser.get(edge.uri("/checkout?orders="
-          + URLEncoder.encode(orders.uri("").toString(), StandardCharsets.UTF_8)));
+      HttpResponse<String> r = checkout(browser, edge, orders);
       assertEquals(200, r.statusCode(), r.body());
       assertEquals("alice InternalTokenAuthentication ROLE_INTERNAL iss=" + EDGE + " cart=book same=true", r.body(),
           "the session's subject and only the granted state value reached orders");
@@ -137,8 +136,7 @@ class PropagationEdgeTest {
       HttpResponse<String> login = browser.postForm(edge.uri("/login"),
           Map.of("username", "alice", "password", "secret", "_csrf", csrf.group(1)));
       assertEquals(302, login.statusCode(), login.body());
-      HttpResponse<String> r = browser.get(edge.uri("/checkout?orders="
-          + URLEncoder.encode(orders.uri("").toString(), StandardCharsets.UTF_8)));
+      HttpResponse<String> r = checkout(browser, edge, orders);
       assertEquals(200, r.statusCode(), r.body());
       assertEquals("alice InternalTokenAuthentication ROLE_INTERNAL iss=" + EDGE + " cart=- same=true", r.body(),
           "no subject-attribute: the name of the Spring Security login");
@@ -184,5 +182,10 @@ class PropagationEdgeTest {
       assertEquals(401, new Browser().get(app.uri("/public/hello")).statusCode(), "other paths keep their rules");
       assertEquals(401, new Browser().get(app.uri("/.well-known/jwks.json")).statusCode(), "not at the default path");
     }
+  }
+
+  /** The browser asks the edge to check out, which calls orders with an internal token. */
+  private static HttpResponse<String> checkout(Browser browser, Instance edge, Instance orders) throws Exception {
+    return browser.get(edge.uri("/checkout?orders=" + URLEncoder.encode(orders.uri("").toString(), StandardCharsets.UTF_8)));
   }
 }
