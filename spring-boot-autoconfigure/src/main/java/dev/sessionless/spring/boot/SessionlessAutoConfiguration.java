@@ -182,12 +182,18 @@ public class SessionlessAutoConfiguration {
   /**
    * Gives the filter the application's {@link RevocationSource} bean, if there is one: every
    * token is checked against it, and with a store {@code invalidate()} (Spring Security's
-   * logout) revokes the session, so a copy of its cookie stops working.
+   * logout) revokes the session, so a copy of its cookie stops working. Of several, the
+   * {@code @Primary} one; several without a primary fail the startup.
    */
   @Bean
   @ConditionalOnMissingBean(name = "sessionlessRevocationCustomizer")
   public SessionlessFilterCustomizer sessionlessRevocationCustomizer(ObjectProvider<RevocationSource> revocation) {
-    return b -> revocation.ifUnique(b::revocation);
+    return b -> {
+      RevocationSource source = RevocationFactory.single(revocation);
+      if (source != null) {
+        b.revocation(source);
+      }
+    };
   }
 
   /** "Log out everywhere" for application code, writing to the revocation store. */
@@ -195,7 +201,8 @@ public class SessionlessAutoConfiguration {
   @ConditionalOnMissingBean
   public SessionlessSessions sessionlessSessions(ObjectProvider<RevocationSource> revocation,
       SessionlessProperties properties) {
-    return new SessionlessSessions(revocation::getIfUnique, properties.getAbsoluteLifetime(), Clock.systemUTC());
+    return new SessionlessSessions(() -> RevocationFactory.single(revocation), properties.getAbsoluteLifetime(),
+        Clock.systemUTC());
   }
 
   static void refuseSpringSession(ListableBeanFactory beans) {

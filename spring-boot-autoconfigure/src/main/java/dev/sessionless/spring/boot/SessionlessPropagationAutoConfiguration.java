@@ -93,12 +93,15 @@ public class SessionlessPropagationAutoConfiguration {
               : environment.getProperty("spring.application.name", "application"));
     }
 
-    /** The verifier; a second {@link RevocationSource} bean fails the startup rather than none being used. */
+    /**
+     * The verifier, with the {@link RevocationSource} bean if there is one: of several, the
+     * {@code @Primary} one; several without a primary fail the startup.
+     */
     @Bean
     @ConditionalOnMissingBean
     InternalTokenVerifier sessionlessInternalTokenVerifier(SessionlessPropagationProperties properties,
         InternalTokenIssuers issuers, ObjectProvider<RevocationSource> revocation) {
-      return PropagationFactory.verifier(properties.getReceive(), issuers, revocation.getIfAvailable());
+      return PropagationFactory.verifier(properties.getReceive(), issuers, RevocationFactory.single(revocation));
     }
 
     /** The filter: {@code 401} without a valid token, {@code 503} on failures on this side. */

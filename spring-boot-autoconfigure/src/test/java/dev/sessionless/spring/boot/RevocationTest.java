@@ -11,11 +11,14 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.PublishedRevocations;
 import dev.sessionless.core.RevocationSource;
+import dev.sessionless.core.RevocationStore;
 import dev.sessionless.spring.boot.it.Browser;
 import dev.sessionless.spring.boot.it.Cart;
 import dev.sessionless.spring.boot.it.Containers;
 import dev.sessionless.spring.boot.it.Instance;
 import dev.sessionless.spring.boot.it.RevocationApp;
+import dev.sessionless.spring.boot.it.PrimaryRevocationStoreApp;
+import dev.sessionless.spring.boot.it.TwoRevocationStoresApp;
 import dev.sessionless.testing.RedisServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -196,6 +199,45 @@ class RevocationTest {
       IllegalStateException e = assertThrows(IllegalStateException.class, () -> sessions.logOutEverywhere("alice"));
       assertTrue(e.getMessage().contains("sessionless.revocation.type"), e.getMessage());
     }
+  }
+
+  @Test
+  void twoRevocationSourcesWithoutAPrimaryFailTheStartupNamingBoth() {
+    RuntimeException e = assertThrows(RuntimeException.class, () -> Instance.start(TwoRevocationStoresApp.class,
+        Containers.only("jetty"), "sessionless.keys.file=" + keys).close());
+    String message = mentioning(e, "RevocationSource beans").getMessage();
+    assertTrue(message.contains("found 2 RevocationSource beans") && message.contains("auditRevocations")
+        && message.contains("sessionRevocations") && message.contains("@Primary"), message);
+  }
+
+  @Test
+  void ofTwoRevocationSourcesThePrimaryOneRevokesSessions() throws Exception {
+    try (Instance i = Instance.start(PrimaryRevocationStoreApp.class, Containers.only("tomcat"),
+        "sessionless.keys.file=" + keys)) {
+      RevocationStore primary = i.context.getBean("sessionRevocations", RevocationStore.class);
+      RevocationStore other = i.context.getBean("auditRevocations", RevocationStore.class);
+      String alice = login(new Browser(), i, i, "alice");
+      String bob = login(new Browser(), i, i, "bob");
+      // not before the next second: auth_time is whole seconds, and this covers the logins above
+      Instant after = Instant.now().plusSeconds(1);
+      other.revokeSubject("bob", after, after.plus(Duration.ofHours(1)));
+      assertEquals("hello bob", withCookie(i, bob).body(), "the other store is not the sessions'");
+      primary.revokeSubject("alice", after, after.plus(Duration.ofHours(1)));
+      assertEquals(401, withCookie(i, alice).statusCode(), "the primary store revokes sessions");
+      i.context.getBean(SessionlessSessions.class).logOutEverywhere("carol");
+      assertTrue(primary.notBefore("carol").isPresent(), "logOutEverywhere writes to the primary store");
+      assertTrue(other.notBefore("carol").isEmpty(), "and to no other");
+    }
+  }
+
+  /** The first exception in {@code e}'s cause chain whose message contains {@code text}. */
+  private static Throwable mentioning(Throwable e, String text) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains(text)) {
+        return t;
+      }
+    }
+    throw new AssertionError("no cause mentions " + text, e);
   }
 
   @Test

@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.time.Clock;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
 
 /** Makes the {@link RevocationSource} the {@code sessionless.revocation.*} properties describe. */
@@ -20,6 +22,23 @@ public final class RevocationFactory {
   private static final String REDIS = "dev.sessionless.redis.RedisRevocations";
 
   private RevocationFactory() {}
+
+  /**
+   * The application's one {@link RevocationSource} bean (or the {@code @Primary} one among
+   * several), or null when it has none. Several without a primary fail loudly: quietly checking
+   * none of them would turn revocation off.
+   *
+   * @throws IllegalStateException naming the beans, when there are several and none is primary
+   */
+  public static RevocationSource single(ObjectProvider<RevocationSource> beans) {
+    try {
+      return beans.getIfAvailable();
+    } catch (NoUniqueBeanDefinitionException e) {
+      throw new IllegalStateException("Sessionless found " + e.getNumberOfBeansFound() + " RevocationSource beans "
+          + e.getBeanNamesFound() + " and would not know which one revokes sessions: mark that one @Primary,"
+          + " or keep only one", e);
+    }
+  }
 
   /**
    * The source of {@code sessionless.revocation.type}, started (a Redis store has read the whole
