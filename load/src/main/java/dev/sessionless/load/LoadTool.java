@@ -129,6 +129,11 @@ public final class LoadTool {
       json.put("thinkTime", Map.of("millis", options.think.toMillis(),
           "distribution", options.thinkDistribution.name().toLowerCase(Locale.ROOT)));
     }
+    if (!options.appCpu.isZero()) {
+      md.append(String.format(Locale.ROOT, "The shop spends %d µs of CPU on every request as its own work"
+          + " (`--app-cpu`), every system alike.%n%n", options.appCpu.toNanos() / 1000));
+      json.put("appCpuMicros", options.appCpu.toNanos() / 1000);
+    }
     Map<String, Object> results = new LinkedHashMap<>();
     json.put("systems", results);
     systems.addAll(options.systems);
@@ -145,9 +150,9 @@ public final class LoadTool {
     try (Injector injector = Injector.builder().warmup(options.warmup).progress(progress::println).build()) {
       for (String system : systems) {
         clusters.put(system, system.equals(PADDED)
-            ? Cluster.startPadded(NODES, options.jettyHeaderCache, options.padding)
+            ? Cluster.startPadded(NODES, options.jettyHeaderCache, options.padding).appCpu(options.appCpu)
             : Cluster.start(kind(system), NODES, options.redisServer, options.jettyHeaderCache,
-                options.sessionlessAlgorithm, options.sessionlessCompression));
+                options.sessionlessAlgorithm, options.sessionlessCompression).appCpu(options.appCpu));
         results.put(system, new LinkedHashMap<String, Object>());
       }
       // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is

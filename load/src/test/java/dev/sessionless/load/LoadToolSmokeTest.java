@@ -302,6 +302,39 @@ class LoadToolSmokeTest {
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("--jetty-header-cache must be 0"), err.toString(StandardCharsets.UTF_8));
   }
 
+  /**
+   * {@code --app-cpu} makes every system's shop spend that much CPU on each request: with 2 ms a
+   * request and 2 users, no system can serve 1,000 requests a second (2 requests in flight, each
+   * needing 2 ms of a thread's CPU), where the bare shop serves thousands.
+   */
+  @Test
+  void theShopSpendsTheAppCpuAskedForOnEveryRequestOfEverySystem(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    int code = LoadTool.run(new String[] {"flood", "--systems=sessionless,session-sticky", "--app-cpu=2ms",
+        "--max-users=2", "--step=800ms", "--system-warmup=300ms", "--jit-settle=0s", "--warmup=100ms",
+        "--out=" + dir}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(progress, true, StandardCharsets.UTF_8));
+    assertEquals(0, code, progress.toString(StandardCharsets.UTF_8));
+    JsonNode root = new ObjectMapper().readTree(report(dir, ".json").toFile());
+    assertEquals(2000, root.path("appCpuMicros").asLong(), root.toPrettyString());
+    for (String system : List.of("sessionless", "session-sticky")) {
+      JsonNode step = root.path("systems").path(system).path("flood").path("steps").path(0);
+      double rate = step.path("achievedRate").asDouble();
+      assertTrue(rate > 0 && rate < 1100, system + " served " + rate + "/s: " + step.toPrettyString());
+    }
+    assertTrue(Files.readString(report(dir, ".md")).contains("The shop spends 2000 µs of CPU on every request"));
+    assertEquals(java.time.Duration.ofNanos(200_000),
+        dev.sessionless.load.internal.Options.parse("peak", "--app-cpu=200us").appCpu);
+    assertEquals(java.time.Duration.ZERO, dev.sessionless.load.internal.Options.parse("peak").appCpu);
+    for (String bad : List.of("--app-cpu=-1us", "--app-cpu=2s")) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      assertEquals(2, LoadTool.run(new String[] {"peak", bad}, System.out,
+          new PrintStream(err, true, StandardCharsets.UTF_8)), bad);
+      assertTrue(err.toString(StandardCharsets.UTF_8).contains("--app-cpu must be 0 to 1s"),
+          err.toString(StandardCharsets.UTF_8));
+    }
+  }
+
   /** The one file of the run in {@code dir} whose name ends with {@code suffix}. */
   private static Path report(Path dir, String suffix) throws java.io.IOException {
     try (Stream<Path> s = Files.list(dir)) {

@@ -69,6 +69,8 @@ public final class Cluster implements AutoCloseable {
   private final dev.sessionless.core.Compression compression;
   private final Algorithm algorithm;
   private volatile KeySet keys;
+  /** CPU time each node's shop spends on a request as its own work ({@link #appCpu}). */
+  private volatile long appCpuNanos;
   private final KeySource keySource = () -> keys;
 
   private record Node(Server server, int port, LettuceConnectionFactory redis) {}
@@ -198,7 +200,7 @@ public final class Cluster implements AutoCloseable {
         }
         context.addFilter(new FilterHolder(springSession(connections)), "/*", EnumSet.of(DispatcherType.REQUEST));
       }
-      context.addServlet(new ServletHolder(new ShopServlet()), "/shop/*");
+      context.addServlet(new ServletHolder(new ShopServlet(() -> appCpuNanos)), "/shop/*");
       server.setHandler(kind == Kind.HTTP_SESSION_PADDED ? new PaddingCookieHandler(padding, context) : context);
       server.start();
       return new Node(server, connector.getLocalPort(), connections);
@@ -222,6 +224,28 @@ public final class Cluster implements AutoCloseable {
     RedisSessionRepository repository = new RedisSessionRepository(template);
     repository.setDefaultMaxInactiveInterval(Duration.ofMinutes(30));
     return new SessionRepositoryFilter<>(repository);
+  }
+
+  /**
+   * Makes every node's shop spend {@code perRequest} of its thread's CPU time on each request
+   * from now on, standing for an application's own work ({@link ShopServlet#spend}); zero, the
+   * default, is a shop that does next to nothing.
+   *
+   * @return this cluster
+   * @throws LoadException {@link LoadException.Reason#INVALID_INPUT} when the time is negative,
+   *     {@link LoadException.Reason#SYSTEM_FAILED} when this JVM cannot measure a thread's CPU time
+   */
+  public Cluster appCpu(Duration perRequest) {
+    if (perRequest.isNegative()) {
+      throw new LoadException(LoadException.Reason.INVALID_INPUT, "the application's CPU time per request must not be"
+          + " negative, got " + perRequest);
+    }
+    if (!perRequest.isZero() && !ShopServlet.canSpend()) {
+      throw new LoadException(LoadException.Reason.SYSTEM_FAILED, "this JVM cannot measure a thread's CPU time,"
+          + " which --app-cpu needs: run without it");
+    }
+    appCpuNanos = perRequest.toNanos();
+    return this;
   }
 
   /** The kind of session store. */

@@ -53,6 +53,8 @@ public final class Options {
   public final int jettyHeaderCache;
   /** The padded baseline's cookie value length ({@code --padding}). */
   public final int padding;
+  /** CPU time the shop spends on each request as its own work, every system alike ({@code --app-cpu}). */
+  public final Duration appCpu;
   /** How the Sessionless nodes compress their tokens: {@code NONE} (the default) or a kind. */
   public final dev.sessionless.core.Compression sessionlessCompression;
   /** The Sessionless nodes' token algorithm: {@code HS256} (the default) or {@code DIR_A256GCM}. */
@@ -102,6 +104,10 @@ public final class Options {
     this.padding = integer(o, "padding", Cluster.DEFAULT_PADDING);
     if (padding < 1 || padding > 4000) {
       throw bad("--padding must be 1 to 4000 characters, got " + padding);
+    }
+    this.appCpu = duration(o, "app-cpu", "0ms");
+    if (appCpu.isNegative() || appCpu.compareTo(Duration.ofSeconds(1)) > 0) {
+      throw bad("--app-cpu must be 0 to 1s of CPU a request, got " + appCpu.toNanos() / 1000 + "us");
     }
     if (jettyHeaderCache < 0) {
       throw bad("--jetty-header-cache must be 0 (off) or more, got " + jettyHeaderCache);
@@ -154,7 +160,7 @@ public final class Options {
       if (!List.of("systems", "max-users", "step", "warmup", "jit-settle", "think", "think-distribution",
           "start-rate", "rate-factor",
           "max-steps", "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "forks", "fork", "redis-server",
-          "rotation", "jetty-header-cache", "padding", "sessionless-compression", "sessionless-algorithm").contains(k)) {
+          "rotation", "jetty-header-cache", "padding", "sessionless-compression", "sessionless-algorithm", "app-cpu").contains(k)) {
         throw bad("unknown option --" + k);
       }
     }
@@ -181,6 +187,9 @@ public final class Options {
         "  --sessionless-algorithm=hs256                           hs256 (signed tokens) or dir (encrypted, A256GCM)",
         "  --sessionless-compression=none                          none, deflate or deflate-with-dictionary (shorter",
         "                                                          cookies; with hs256, compressed signed tokens)",
+        "  --app-cpu=0ms                                           CPU time the shop spends on every request as its",
+        "                                                          own work, every system alike (e.g. 200us; 0: a shop",
+        "                                                          that does next to nothing, the session's worst case)",
         "  --system-warmup=10s                                     untimed warm-up of each system before its profiles",
         "  --jit-settle=120s                                       then at most this long warming the systems in turn",
         "                                                          until the JIT compiles < 2% of a round (0s: skip;",
@@ -221,7 +230,9 @@ public final class Options {
   private static Duration duration(Map<String, String> o, String k, String d) {
     String v = o.getOrDefault(k, d).strip().toLowerCase(Locale.ROOT);
     try {
-      if (v.endsWith("ms")) {
+      if (v.endsWith("us")) {
+        return Duration.ofNanos(Long.parseLong(v.substring(0, v.length() - 2)) * 1000);
+      } else if (v.endsWith("ms")) {
         return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
       } else if (v.endsWith("s")) {
         return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
@@ -231,6 +242,6 @@ public final class Options {
     } catch (NumberFormatException e) {
       // fall through to the error below
     }
-    throw bad("--" + k + " must be a duration such as 500ms, 5s or 2m, got '" + v + "'");
+    throw bad("--" + k + " must be a duration such as 200us, 500ms, 5s or 2m, got '" + v + "'");
   }
 }
