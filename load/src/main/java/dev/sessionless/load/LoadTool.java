@@ -10,6 +10,7 @@ import dev.sessionless.load.internal.JitSettling;
 import dev.sessionless.load.internal.Options;
 import dev.sessionless.load.internal.PeakRatios;
 import dev.sessionless.load.internal.RedisServer;
+import dev.sessionless.load.internal.ReportText;
 import dev.sessionless.load.internal.ShopWorkload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -39,6 +40,8 @@ import java.util.Map;
  */
 public final class LoadTool {
   private static final int NODES = 3;
+  /** The ceiling baseline's name. */
+  private static final String PADDED = Options.PADDED;
   /** How long each system runs in a JIT-settling round. */
   private static final Duration SETTLING_SLICE = Duration.ofSeconds(3);
 
@@ -122,10 +125,10 @@ public final class LoadTool {
         .append(String.format(Locale.ROOT, "%s, %d CPUs, commit %s. Three embedded Jetty 12 nodes per system on"
             + " loopback, routed by the load client; the injector shares the machine. Sessionless tokens: %s."
             + " Indicative figures only.%n%n",
-            json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit, tokens(options)));
-    json.put("sessionlessTokens", tokens(options));
+            json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit, ReportText.tokens(options)));
+    json.put("sessionlessTokens", ReportText.tokens(options));
     if (!options.think.isZero()) {
-      md.append(thinkLine(options)).append("\n\n");
+      md.append(ReportText.thinkLine(options)).append("\n\n");
       json.put("thinkTime", Map.of("millis", options.think.toMillis(),
           "distribution", options.thinkDistribution.name().toLowerCase(Locale.ROOT)));
     }
@@ -210,11 +213,11 @@ public final class LoadTool {
         if (note != null) {
           md.append(note);
         }
-        table(profile, tables.get(profile).get(system), workloads.get(profile).get(system));
+        ReportText.table(md, profile, tables.get(profile).get(system), workloads.get(profile).get(system));
       }
       @SuppressWarnings("unchecked")
       Map<String, Object> result = (Map<String, Object>) results.get(system);
-      finishSystem(system, result);
+      ReportText.systemSummary(md, result, system, fits.get(system), latency.get(system), options);
     }
     PeakRatios.write(fits, options.padding, md, json);
     Files.createDirectories(options.out);
@@ -238,16 +241,6 @@ public final class LoadTool {
     Files.writeString(mdFile, md, StandardCharsets.UTF_8);
     out.print(md);
     out.println("wrote " + jsonFile + " and " + mdFile);
-  }
-
-  /** How the Sessionless nodes' tokens are made, for the report. */
-  private static String tokens(Options options) {
-    String alg = options.sessionlessAlgorithm.isEncrypting() ? "dir + A256GCM, encrypted" : "HS256, signed";
-    return switch (options.sessionlessCompression) {
-      case NONE -> alg;
-      case DEFLATE -> alg + ", zip DEF";
-      case DEFLATE_WITH_DICTIONARY -> alg + ", zip SLD1 (preset dictionary)";
-    };
   }
 
   private static Cluster.Kind kind(String system) {
@@ -339,7 +332,7 @@ public final class LoadTool {
         }
         if (r.p99() > options.p99LimitMillis || r.errors() > 0 || r.saturated()) {
           breaking.put("stress " + system, String.format(Locale.ROOT, "Breaking point: %.0f/s (%s).%n%n", rate,
-              r.saturated() ? "injector saturated" : r.errors() > 0 ? r.errors() + " errors" : "p99 " + ms(r.p99())));
+              r.saturated() ? "injector saturated" : r.errors() > 0 ? r.errors() + " errors" : "p99 " + ReportText.ms(r.p99())));
           running.remove(system);
         }
       }
@@ -364,7 +357,7 @@ public final class LoadTool {
       result.put("soakHeapAfterGcBytes", List.of(heapBefore, heapAfter));
       breaking.put("soak " + e.getKey(), String.format(Locale.ROOT,
           "Soak: heap after GC %.1f MB → %.1f MB (whole JVM); p99 first slice %s, last %s.%n%n",
-          heapBefore / 1e6, heapAfter / 1e6, ms(slices.get(0).p99()), ms(slices.get(n - 1).p99())));
+          heapBefore / 1e6, heapAfter / 1e6, ReportText.ms(slices.get(0).p99()), ReportText.ms(slices.get(n - 1).p99())));
       steps.put(e.getKey(), slices);
     }
     return steps;
@@ -375,82 +368,6 @@ public final class LoadTool {
     shops.forEach((system, shop) -> steps.put(system, List.of(injector.runClosed(system + " flood " + options.maxUsers,
         shop, new ClosedPhase(options.maxUsers, options.think, options.step, options.thinkDistribution)))));
     return steps;
-  }
-
-  private void finishSystem(String system, Map<String, Object> result) {
-    UslFit fit = fits.get(system);
-    if (fit != null) {
-      result.put("usl", Map.of("lambda", fit.lambda(), "alpha", fit.alpha(), "beta", fit.beta(),
-          "lambdaError", fit.lambdaError(), "alphaError", fit.alphaError(), "betaError", fit.betaError(),
-          "rSquared", fit.rSquared(), "peakConcurrency", fit.peakConcurrency(), "peakThroughput", fit.peakThroughput(),
-          "warnings", fit.warnings()));
-      md.append("```\n").append(fit.summary()).append("```\n\n");
-      if (!options.think.isZero()) {
-        md.append(THINK_FIT_NOTE).append("\n\n");
-      }
-    }
-    List<LatencyPoint> points = latency.get(system);
-    if (fit != null && points != null && !points.isEmpty() && !options.think.isZero()) {
-      result.put("plan", Map.of("skipped", THINK_FIT_NOTE));
-      md.append("Capacity plan: none (the ramp had think time; run peak with --think=0 for a plan)\n\n");
-    } else if (fit != null && points != null && !points.isEmpty()) {
-      try {
-        CapacityPlan plan = CapacityPlan.plan(options.targetRate, options.p99LimitMillis, points, fit, 0.8, true);
-        String caveat = planCaveat(system);
-        result.put("plan", Map.of("machines", plan.machines(), "perMachineRate", plan.perMachineRate(),
-            "assumptions", plan.assumptions(), "caveat", caveat));
-        md.append("Capacity plan: ").append(plan.summary());
-        if (!caveat.isEmpty()) {
-          md.append("  - for this system: ").append(caveat).append('\n');
-        }
-        md.append('\n');
-      } catch (LoadException e) {
-        md.append("Capacity plan: none (").append(e.getMessage()).append(")\n\n");
-      }
-    }
-  }
-
-  /** The ceiling baseline's name. */
-  static final String PADDED = Options.PADDED;
-
-  /** Why a ramp with think time neither measures capacity nor plans from it. */
-  static final String THINK_FIT_NOTE = "The users thought between requests, so until the system saturates each"
-      + " one sends at most one request per think time plus response time: this fit describes the offered"
-      + " load as much as the system, and no capacity plan is made from it. Run peak with --think=0 to"
-      + " measure capacity.";
-
-  /**
-   * Where the plan's general assumptions (machines share nothing) do not hold for a baseline: it
-   * plans machines for the rate, not what the system loses or what it shares.
-   */
-  static String planCaveat(String system) {
-    return switch (system) {
-      case "spring-session-redis" -> "its nodes share one Redis, so capacity does not add up linearly as"
-          + " the plan assumes; Redis's own limit is not modelled, and it is one more thing to size and keep up";
-      case "session-sticky", PADDED -> "each session lives in one machine's memory: the spare machine keeps the rate"
-          + " when a machine is lost, not that machine's sessions (the faults profile counts them)";
-      case "session-nonsticky" -> "a user's requests reach machines that do not hold its session: it loses"
-          + " sessions at any size (see its carts lost), so no number of machines makes it correct";
-      default -> "";
-    };
-  }
-
-  private void table(String profile, List<PhaseResult> steps, ShopWorkload shop) {
-    md.append("### ").append(profile).append("\n\n")
-        .append("| step | target/s | achieved/s | p50 | p90 | p99 | p99.9 | max | errors | late | dropped | injector CPU | saturated |\n")
-        .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (PhaseResult r : steps) {
-      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d | %.2f | %s |%n",
-          r.label(), Double.isNaN(r.targetRate()) ? "closed" : String.format(Locale.ROOT, "%.0f", r.targetRate()),
-          rate(r.achievedRate()), ms(r.p50()), ms(r.p90()), ms(r.p99()), ms(r.p999()), ms(r.max()), r.errors(), r.late(),
-          r.dropped(), r.injectorCpu(), r.saturated() ? "yes: " + String.join("; ", r.notes()) : "no"));
-    }
-    md.append(String.format(Locale.ROOT, "%nJourneys completed %d, carts lost %d, sessions lost %d, largest Cookie header"
-        + " %d bytes.%n%n", shop.journeysCompleted(), shop.cartsLost(), shop.sessionsLost(), shop.maxCookieBytes()));
-  }
-
-  private static String ms(double v) {
-    return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.1f ms", v);
   }
 
   private static long heapAfterGc() {
@@ -471,16 +388,5 @@ public final class LoadTool {
     }
   }
 
-  /** What the users' think time is, for the report's header. */
-  static String thinkLine(Options options) {
-    return options.thinkDistribution == ClosedPhase.Think.FIXED
-        ? "Closed steps: each user thinks exactly " + options.think.toMillis() + " ms between requests."
-        : "Closed steps: each user thinks between requests for a random time, negative exponential with a mean of "
-            + options.think.toMillis() + " ms, truncated at 10 times that (--think-distribution=exponential).";
-  }
 
-  /** A rate with three significant figures below 100 per second (a think-time step sends few). */
-  static String rate(double perSecond) {
-    return String.format(Locale.ROOT, perSecond >= 100 ? "%.0f" : perSecond >= 10 ? "%.1f" : "%.2f", perSecond);
-  }
 }

@@ -233,10 +233,10 @@ class LoadToolSmokeTest {
     assertEquals("exponential", root.path("thinkTime").path("distribution").asText(), root.toPrettyString());
     JsonNode sessionless = root.path("systems").path("sessionless");
     assertTrue(sessionless.path("usl").has("alpha"), root.toPrettyString());
-    assertEquals(LoadTool.THINK_FIT_NOTE, sessionless.path("plan").path("skipped").asText(), root.toPrettyString());
+    assertEquals(dev.sessionless.load.internal.ReportText.THINK_FIT_NOTE, sessionless.path("plan").path("skipped").asText(), root.toPrettyString());
     String md = Files.readString(mdFile);
     assertTrue(md.contains("negative exponential with a mean of 50 ms"), md);
-    assertTrue(md.contains(LoadTool.THINK_FIT_NOTE), md);
+    assertTrue(md.contains(dev.sessionless.load.internal.ReportText.THINK_FIT_NOTE), md);
     assertTrue(md.contains("Capacity plan: none (the ramp had think time"), md);
   }
 
@@ -284,11 +284,11 @@ class LoadToolSmokeTest {
     assertEquals(2, code);
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("--think-distribution must be exponential or fixed"),
         err.toString(StandardCharsets.UTF_8));
-    assertTrue(LoadTool.thinkLine(dev.sessionless.load.internal.Options.parse("peak", "--think=1s"))
+    assertTrue(dev.sessionless.load.internal.ReportText.thinkLine(dev.sessionless.load.internal.Options.parse("peak", "--think=1s"))
         .contains("negative exponential with a mean of 1000 ms"));
-    assertEquals("0.95", LoadTool.rate(0.951));
-    assertEquals("66.9", LoadTool.rate(66.94));
-    assertEquals("1234", LoadTool.rate(1234.4));
+    assertEquals("0.95", dev.sessionless.load.internal.ReportText.rate(0.951));
+    assertEquals("66.9", dev.sessionless.load.internal.ReportText.rate(66.94));
+    assertEquals("1234", dev.sessionless.load.internal.ReportText.rate(1234.4));
   }
 
   @Test
