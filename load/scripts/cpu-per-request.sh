@@ -13,7 +13,9 @@
 # JVM's perf map). Needs `perf` (Debian: linux-perf) and the load jar:
 #   mvn -B -ntp -q -pl load -am package -DskipTests
 # Run it for two systems back to back and compare the totals; on a shared two-core machine run
-# nothing else meanwhile.
+# nothing else meanwhile. LOAD_ARGS adds options to the flood, e.g.
+#   LOAD_ARGS="--padding=350" load/scripts/cpu-per-request.sh session-sticky-padded
+#   LOAD_ARGS="--app-cpu=500us" load/scripts/cpu-per-request.sh sessionless
 set -euo pipefail
 system=${1:?usage: cpu-per-request.sh SYSTEM [USERS] [SECONDS] [TOP]}
 users=${2:-8}
@@ -24,7 +26,7 @@ jar=${LOAD_JAR:-load/target/load.jar}
 [ -f "$jar" ] || { echo "$jar not found: mvn -B -ntp -q -pl load -am package -DskipTests" >&2; exit 2; }
 out=$(mktemp -d)
 java -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -jar "$jar" flood --systems="$system" \
-  --max-users="$users" --step="$((secs + 6))s" --out="$out" >"$out/run.log" 2>&1 &
+  --max-users="$users" --step="$((secs + 6))s" --out="$out" ${LOAD_ARGS:-} >"$out/run.log" 2>&1 &
 pid=$!
 until grep -q "^$system flood $users " "$out/run.log" 2>/dev/null; do
   kill -0 "$pid" 2>/dev/null || { cat "$out/run.log" >&2; exit 1; }
