@@ -326,6 +326,11 @@ class LoadToolSmokeTest {
     assertEquals(java.time.Duration.ofNanos(200_000),
         dev.sessionless.load.internal.Options.parse("peak", "--app-cpu=200us").appCpu);
     assertEquals(java.time.Duration.ZERO, dev.sessionless.load.internal.Options.parse("peak").appCpu);
+    ByteArrayOutputStream huge = new ByteArrayOutputStream();
+    assertEquals(2, LoadTool.run(new String[] {"peak", "--app-cpu=99999999999999999us"}, System.out,
+        new PrintStream(huge, true, StandardCharsets.UTF_8)));
+    assertTrue(huge.toString(StandardCharsets.UTF_8).contains("--app-cpu must be a duration"),
+        huge.toString(StandardCharsets.UTF_8));
     for (String bad : List.of("--app-cpu=-1us", "--app-cpu=2s")) {
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       assertEquals(2, LoadTool.run(new String[] {"peak", bad}, System.out,

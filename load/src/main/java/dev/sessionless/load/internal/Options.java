@@ -231,7 +231,7 @@ public final class Options {
     String v = o.getOrDefault(k, d).strip().toLowerCase(Locale.ROOT);
     try {
       if (v.endsWith("us")) {
-        return Duration.ofNanos(Long.parseLong(v.substring(0, v.length() - 2)) * 1000);
+        return Duration.ofNanos(Math.multiplyExact(Long.parseLong(v.substring(0, v.length() - 2)), 1000L));
       } else if (v.endsWith("ms")) {
         return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
       } else if (v.endsWith("s")) {
@@ -239,7 +239,7 @@ public final class Options {
       } else if (v.endsWith("m")) {
         return Duration.ofSeconds(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 60));
       }
-    } catch (NumberFormatException e) {
+    } catch (NumberFormatException | ArithmeticException e) {
       // fall through to the error below
     }
     throw bad("--" + k + " must be a duration such as 200us, 500ms, 5s or 2m, got '" + v + "'");

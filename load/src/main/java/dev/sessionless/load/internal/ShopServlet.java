@@ -53,13 +53,18 @@ public final class ShopServlet extends HttpServlet {
    * time: a thread that is descheduled meanwhile does not count that time), overshooting by about
    * a microsecond.
    *
-   * @throws UnsupportedOperationException if this JVM cannot measure a thread's CPU time
+   * @throws UnsupportedOperationException if this JVM cannot measure a thread's CPU time, or
+   *     has that measurement turned off ({@link #canSpend()} says which beforehand)
    */
   public static void spend(long nanos) {
     if (nanos <= 0) {
       return;
     }
-    long until = THREADS.getCurrentThreadCpuTime() + nanos;
+    long start = THREADS.getCurrentThreadCpuTime();
+    if (start < 0) { // measurement turned off: the clock would never reach the end
+      throw new UnsupportedOperationException("thread CPU time measurement is off in this JVM");
+    }
+    long until = start + nanos;
     long x = sink | 1;
     do {
       for (int i = 0; i < 512; i++) {
