@@ -26,8 +26,12 @@ import java.util.Objects;
 public final class EdgeSubjectFilter implements Filter {
   /** The attribute the edge filter is told to read the subject from (a view only, never stored). */
   public static final String SUBJECT_ATTRIBUTE = "sessionless.propagation.subject";
-  /** {@code SessionlessSecurityContextRepository.ATTRIBUTE}: the login's values, a map. */
-  static final String LOGIN_ATTRIBUTE = "sessionless.security.authentication";
+  /**
+   * {@code SessionlessSecurityContextRepository.ATTRIBUTE}: the login's values, a map. A
+   * compile-time constant, copied into this class by the compiler, so reading it loads no Spring
+   * Security class.
+   */
+  static final String LOGIN_ATTRIBUTE = dev.sessionless.spring.boot.security.SessionlessSecurityContextRepository.ATTRIBUTE;
 
   private final EdgeContextFilter edge;
 
