@@ -29,14 +29,8 @@ public final class PeakRatios {
         continue;
       }
       md.append("## Sessionless vs ").append(other)
-          .append(" (closed ramp, same run, interleaved)\n\n| users | ratio of throughput |\n|---|---|\n");
-      List<Map<String, Object>> ratios = new ArrayList<>();
-      for (int i = 0; i < Math.min(a.points().size(), b.points().size()); i++) {
-        double ratio = a.points().get(i).throughput() / b.points().get(i).throughput();
-        ratios.add(Map.of("users", a.points().get(i).concurrency(), "ratio", ratio));
-        md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", a.points().get(i).concurrency(), ratio));
-      }
-      md.append('\n');
+          .append(" (closed ramp, same run, interleaved)\n\n");
+      List<Map<String, Object>> ratios = ratios(a, b, md);
       json.put(switch (other) {
         case "session-sticky" -> "sessionlessOverStickyThroughput";
         case Options.PADDED -> "sessionlessOverPaddedThroughput";
@@ -58,15 +52,23 @@ public final class PeakRatios {
     md.append("## The ceiling: ").append(Options.PADDED).append(" vs session-sticky (closed ramp, same run, interleaved)\n\n")
         .append("Sticky in-memory sessions that also carry an opaque ").append(padding)
         .append("-character cookie, renewed on every response, over the same without it: the most a session carried")
-        .append(" in a cookie that long can reach on this machine, with no signing or parsing at all.\n\n")
-        .append("| users | ratio of throughput |\n|---|---|\n");
+        .append(" in a cookie that long can reach on this machine, with no signing or parsing at all.\n\n");
+    json.put("paddedOverStickyThroughput", ratios(padded, sticky, md));
+  }
+
+  /**
+   * {@code a}'s throughput over {@code b}'s at each level both measured, as a Markdown table
+   * appended to {@code md} and as the list returned for the JSON.
+   */
+  private static List<Map<String, Object>> ratios(UslFit a, UslFit b, StringBuilder md) {
+    md.append("| users | ratio of throughput |\n|---|---|\n");
     List<Map<String, Object>> ratios = new ArrayList<>();
-    for (int i = 0; i < Math.min(padded.points().size(), sticky.points().size()); i++) {
-      double ratio = padded.points().get(i).throughput() / sticky.points().get(i).throughput();
-      ratios.add(Map.of("users", padded.points().get(i).concurrency(), "ratio", ratio));
-      md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", padded.points().get(i).concurrency(), ratio));
+    for (int i = 0; i < Math.min(a.points().size(), b.points().size()); i++) {
+      double ratio = a.points().get(i).throughput() / b.points().get(i).throughput();
+      ratios.add(Map.of("users", a.points().get(i).concurrency(), "ratio", ratio));
+      md.append(String.format(Locale.ROOT, "| %.0f | %.2f |%n", a.points().get(i).concurrency(), ratio));
     }
     md.append('\n');
-    json.put("paddedOverStickyThroughput", ratios);
+    return ratios;
   }
 }
