@@ -105,8 +105,7 @@ public class SessionlessAutoConfiguration {
     SessionlessFilter.Builder b = SessionlessFilter.builder().keys(keys).stateMapper(stateMapper)
         .algorithm(algorithm(properties.getAlgorithm()))
         .issuer(properties.getIssuer())
-        .audience(properties.getAudience() != null ? properties.getAudience()
-            : environment.getProperty("spring.application.name", "application"))
+        .audience(audience(properties, environment))
         .absoluteLifetime(properties.getAbsoluteLifetime())
         .renewalFraction(properties.getRenewalFraction());
     Duration timeout = properties.getTimeout() != null ? properties.getTimeout() : server.timeout().orElse(null);
@@ -175,8 +174,7 @@ public class SessionlessAutoConfiguration {
   public RevocationSource sessionlessRevocation(SessionlessProperties properties, KeySource keys,
       Environment environment) {
     return RevocationFactory.build(properties.getRevocation(), keys, properties.getIssuer(),
-        properties.getAudience() != null ? properties.getAudience()
-            : environment.getProperty("spring.application.name", "application"));
+        audience(properties, environment));
   }
 
   /**
@@ -203,6 +201,12 @@ public class SessionlessAutoConfiguration {
       SessionlessProperties properties) {
     return new SessionlessSessions(() -> RevocationFactory.single(revocation), properties.getAbsoluteLifetime(),
         Clock.systemUTC());
+  }
+
+  /** {@code sessionless.audience}, else {@code spring.application.name}, else {@code application}. */
+  static String audience(SessionlessProperties properties, Environment environment) {
+    return properties.getAudience() != null ? properties.getAudience()
+        : environment.getProperty("spring.application.name", "application");
   }
 
   static void refuseSpringSession(ListableBeanFactory beans) {

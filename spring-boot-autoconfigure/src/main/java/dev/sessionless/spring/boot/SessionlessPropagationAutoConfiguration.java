@@ -89,8 +89,7 @@ public class SessionlessPropagationAutoConfiguration {
     RevocationSource sessionlessRevocation(SessionlessProperties properties, Environment environment) {
       PropagationFactory.requireRevocationKeys(properties.getRevocation());
       return RevocationFactory.build(properties.getRevocation(), null, properties.getIssuer(),
-          properties.getAudience() != null ? properties.getAudience()
-              : environment.getProperty("spring.application.name", "application"));
+          SessionlessAutoConfiguration.audience(properties, environment));
     }
 
     /**
