@@ -64,6 +64,12 @@ class PropagationStartupTest {
     return messages.toString();
   }
 
+  /** A key file with one ES256 signing key, for the sending side. */
+  private Path es256KeyFile() throws java.io.IOException {
+    return Files.writeString(dir.resolve("es.jwks"),
+        KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());
+  }
+
   private static void assertNames(String message, String... parts) {
     for (String part : parts) {
       assertTrue(message.contains(part), "'" + part + "' not in: " + message);
@@ -143,8 +149,7 @@ class PropagationStartupTest {
 
   @Test
   void anAlgorithmWithoutItsKeyIsRefused() throws Exception {
-    Path keys = Files.writeString(dir.resolve("es.jwks"),
-        KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());
+    Path keys = es256KeyFile();
     assertNames(failure(sending(S + "keys-file=" + keys, S + "algorithm=EdDSA", S + "grants.orders=cart")),
         S + "keys-file has no EdDSA key", S + "algorithm");
     assertNames(failure(sending(S + "keys-file=" + keys, S + "algorithm=HS256", S + "grants.orders=cart")),
@@ -153,24 +158,21 @@ class PropagationStartupTest {
 
   @Test
   void aTimeToLiveOutOfRangeNamesTheProperty() throws Exception {
-    Path keys = Files.writeString(dir.resolve("es.jwks"),
-        KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());
+    Path keys = es256KeyFile();
     assertNames(failure(sending(S + "keys-file=" + keys, S + "grants.orders=cart", S + "time-to-live=2h")),
         "sessionless.propagation.send", "time-to-live", "whole seconds from 1 s to 1 h");
   }
 
   @Test
   void aNegativeJwksMaxAgeNamesTheProperty() throws Exception {
-    Path keys = Files.writeString(dir.resolve("es.jwks"),
-        KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());
+    Path keys = es256KeyFile();
     assertNames(failure(sending(S + "keys-file=" + keys, S + "grants.orders=cart", S + "jwks.max-age=-5s")),
         S + "jwks.max-age");
   }
 
   @Test
   void noGrantNamesTheGrantsProperty() throws Exception {
-    Path keys = Files.writeString(dir.resolve("es.jwks"),
-        KeySet.of(TokenKey.generate("es-1", Algorithm.ES256)).toJwksWithSecrets());
+    Path keys = es256KeyFile();
     assertNames(failure(sending(S + "keys-file=" + keys)), S + "grants.orders=cart,tenant");
   }
 }
