@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -230,6 +232,8 @@ public final class Injector implements AutoCloseable {
    * @param workload the users
    * @param phase users, think time and duration
    * @return the measurements, warm-up excluded
+   * @throws LoadException {@link LoadException.Reason#INJECTOR_FAILED} when the workload
+   *     cannot make a request
    */
   public PhaseResult runClosed(String label, Workload workload, ClosedPhase phase) {
     Recorder recorder = new Recorder(3);
@@ -246,6 +250,7 @@ public final class Injector implements AutoCloseable {
     long cpu0 = injectorCpuNanos();
     ScheduledFuture<?> line = startProgress(label, start, live, Double.NaN);
     List<Thread> threads = new ArrayList<>();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
     try {
       for (int id = 0; id < phase.users(); id++) {
         Workload.VirtualUser u = workload.newUser(id);
@@ -256,7 +261,7 @@ public final class Injector implements AutoCloseable {
           if (first > 0) {
             LockSupport.parkNanos(first);
           }
-          while (System.nanoTime() < end && budget.getAndDecrement() > 0) {
+          while (System.nanoTime() < end && budget.getAndDecrement() > 0 && failure.get() == null) {
             long sent = System.nanoTime();
             boolean ok;
             try {
@@ -264,6 +269,11 @@ public final class Injector implements AutoCloseable {
             } catch (IOException e) {
               ok = false;
             } catch (InterruptedException e) {
+              return;
+            } catch (RuntimeException e) {
+              // the workload could not make its request: the step ends with the failure below
+              // instead of a user that silently stops sending and hides what it would have seen
+              failure.compareAndSet(null, e);
               return;
             }
             long done = System.nanoTime();
@@ -297,11 +307,20 @@ public final class Injector implements AutoCloseable {
           errors.increment(); // a user still waiting for a reply at the bound
         }
       }
+      // An interrupted send gives up at once; joined, the users are safe to visit again.
+      for (Thread t : threads) {
+        t.join(1000);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       threads.forEach(Thread::interrupt);
     } finally {
       line.cancel(false);
+    }
+    RuntimeException failed = failure.get();
+    if (failed != null) {
+      throw new LoadException(LoadException.Reason.INJECTOR_FAILED,
+          "the workload could not make a request: " + failed.getMessage(), failed);
     }
     // The whole window, users thinking at its end included: the rate is what was sent in it. A
     // step cut short by its request bound is measured up to its last reply instead.
@@ -320,6 +339,39 @@ public final class Injector implements AutoCloseable {
     boolean saturated = cpuNote(cpu, notes);
     return result(label, Double.NaN, phase.users(), seconds, completed.sum(), errors.sum(), 0, 0,
         recorder.getIntervalHistogram(), cpu, saturated, notes);
+  }
+
+  /**
+   * Sends each user's next request once more after a step, one user at a time, untimed and
+   * outside any result. Each user reads what the step left of its session, so a loss it had no
+   * chance to see during the step (it was thinking at the end, or its request hung until then)
+   * is still noticed, and a workload that counts losses counts all of them.
+   *
+   * @param users users of a finished step
+   * @return how many of them got no reply they could accept
+   * @throws LoadException {@link LoadException.Reason#INJECTOR_FAILED} when a user cannot make
+   *     its request
+   */
+  public int revisit(List<? extends Workload.VirtualUser> users) {
+    int failed = 0;
+    for (Workload.VirtualUser u : users) {
+      HttpRequest request;
+      try {
+        request = u.next();
+      } catch (RuntimeException e) {
+        throw new LoadException(LoadException.Reason.INJECTOR_FAILED,
+            "the workload could not make a request: " + e.getMessage(), e);
+      }
+      try {
+        failed += accept(u, client.send(request, HttpResponse.BodyHandlers.ofString())) ? 0 : 1;
+      } catch (IOException e) {
+        failed++;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LoadException(LoadException.Reason.INJECTOR_FAILED, "interrupted while revisiting the users", e);
+      }
+    }
+    return failed;
   }
 
   /** Adds a note when the injector's threads used most of the machine; true when it did. */

@@ -269,6 +269,7 @@ public final class LoadTool {
       Faults.Outcome<PhaseResult> o = Faults.during(clusters.get(system), options.step, options.warmup, options.keepOldKey,
           () -> injector.runClosed(system + " faults " + options.users + " users", shop,
               new ClosedPhase(options.users, options.think, options.step, options.thinkDistribution)));
+      injector.revisit(shop.users()); // a user thinking at the end has not yet seen its loss
       faults.put(system, o);
       steps.put(system, List.of(o.result()));
     });

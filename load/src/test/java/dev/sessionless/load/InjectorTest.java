@@ -90,6 +90,41 @@ class InjectorTest {
   }
 
   /**
+   * A user whose workload throws while making its request ends the closed step with a typed
+   * error naming the cause, as the open model does; it does not silently stop sending (the
+   * step would then read as fewer users, and that user's view of its session would be lost).
+   */
+  @Test
+  void aWorkloadThatCannotMakeItsRequestFailsTheClosedStepWithATypedError() throws Exception {
+    try (StallingServer server = new StallingServer(Integer.MAX_VALUE, Duration.ZERO);
+        Injector injector = Injector.builder().warmup(Duration.ZERO).build()) {
+      Workload fine = server.get("/fast");
+      java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+      Workload breaksAtTheTenth = id -> {
+        Workload.VirtualUser u = fine.newUser(id);
+        return new Workload.VirtualUser() {
+          @Override
+          public java.net.http.HttpRequest next() {
+            if (made.incrementAndGet() == 10) {
+              throw new IllegalStateException("no item left to browse");
+            }
+            return u.next();
+          }
+
+          @Override
+          public boolean accept(java.net.http.HttpResponse<String> response) {
+            return u.accept(response);
+          }
+        };
+      };
+      LoadException e = assertThrows(LoadException.class, () -> injector.runClosed("breaks", breaksAtTheTenth,
+          new ClosedPhase(2, Duration.ZERO, Duration.ofSeconds(30))));
+      assertEquals(LoadException.Reason.INJECTOR_FAILED, e.reason());
+      assertTrue(e.getMessage().contains("no item left to browse"), e.getMessage());
+    }
+  }
+
+  /**
    * A step with think time is measured over its whole window. The rate is the requests sent in
    * the window over the window's length: users thinking when it ends belong to it. (Measured up
    * to the last reply instead, a 1 s think time in a 19 s window read 20 requests in 18 s: 5%

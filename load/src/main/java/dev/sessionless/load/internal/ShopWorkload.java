@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,7 @@ public final class ShopWorkload implements Workload {
   private final LongAdder cartsLost = new LongAdder();
   private final LongAdder sessionsLost = new LongAdder();
   private final LongAccumulator cookieBytes = new LongAccumulator(Math::max, 0);
+  private final List<User> users = new ArrayList<>();
 
   /**
    * A workload over the nodes.
@@ -105,7 +107,22 @@ public final class ShopWorkload implements Workload {
 
   @Override
   public VirtualUser newUser(int id) {
-    return new User(id);
+    User u = new User(id);
+    synchronized (users) {
+      users.add(u);
+    }
+    return u;
+  }
+
+  /**
+   * Every user this workload has made, in the order made: for {@link
+   * dev.sessionless.load.Injector#revisit} after a step, so a loss no user had yet noticed is
+   * counted too.
+   */
+  public List<VirtualUser> users() {
+    synchronized (users) {
+      return List.copyOf(users);
+    }
   }
 
   private final class User implements VirtualUser {
