@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -177,7 +178,7 @@ public final class Cluster implements AutoCloseable {
     try {
       HttpConfiguration http = new HttpConfiguration();
       http.setHeaderCacheSize(headerCache);
-      ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+      ServerConnector connector = new KillableConnector(server, new HttpConnectionFactory(http));
       connector.setHost("127.0.0.1");
       connector.setPort(port);
       server.addConnector(connector);
@@ -322,6 +323,11 @@ public final class Cluster implements AutoCloseable {
       node.server().stop();
     } catch (Exception e) {
       // stopping is best effort: the JVM ends the run anyway
+    }
+    for (Connector c : node.server().getConnectors()) {
+      if (c instanceof KillableConnector k) {
+        k.closeAccepted(); // as a dead process's sockets: no request waits on this node
+      }
     }
     if (node.redis() != null) {
       node.redis().destroy();
