@@ -29,7 +29,11 @@ class KillableConnectorTest {
       client.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
       client.getOutputStream().flush();
       client.setSoTimeout(10_000); // a guard only: the assertion is on what arrives, not when
-      Thread.sleep(200); // let the server take the connection in (nothing to assert before it)
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (connector.getConnectedEndPoints().isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(5); // until the server holds the connection: closing before proves nothing
+      }
+      assertEquals(1, connector.getConnectedEndPoints().size(), "the server holds the connection");
       connector.closeAccepted();
       InputStream in = client.getInputStream();
       int read;
