@@ -1,9 +1,6 @@
 package dev.sessionless.load;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -20,14 +17,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -115,15 +110,15 @@ public final class Injector implements AutoCloseable {
     long start = System.nanoTime() + 5_000_000;
     long warmEnd = start + warmup.toNanos();
     long end = start + Math.max(phase.duration().toNanos(), warmup.toNanos() + 1);
-    long cpu0 = injectorCpuNanos();
-    ScheduledFuture<?> line = startProgress(label, start, live, phase.rate());
+    long cpu0 = InjectorWatch.cpuNanos();
+    ScheduledFuture<?> line = InjectorWatch.progress(ticker, progress, label, start, live, phase.rate());
     try {
       for (long i = 0; i < maxRequests; i++) {
         long intended = start + (long) (i * nanosPerRequest);
         if (intended >= end) {
           break;
         }
-        waitUntil(intended);
+        InjectorWatch.waitUntil(intended);
         long now = System.nanoTime();
         boolean measured = intended >= warmEnd;
         if (now >= end + lateNanos) {
@@ -202,7 +197,7 @@ public final class Injector implements AutoCloseable {
       line.cancel(false);
     }
     double seconds = (end - warmEnd) / 1e9;
-    double cpu = (injectorCpuNanos() - cpu0) / (double) (System.nanoTime() - start);
+    double cpu = (InjectorWatch.cpuNanos() - cpu0) / (double) (System.nanoTime() - start);
     List<String> notes = new ArrayList<>();
     long sent = completed.sum();
     long scheduled = sent + dropped;
@@ -216,8 +211,8 @@ public final class Injector implements AutoCloseable {
           + " was reached or the step ran out of time): the figures cover only what was sent");
     }
     boolean saturated = !notes.isEmpty();
-    cpuNote(cpu, notes);
-    return result(label, phase.rate(), 0, seconds, completed.sum(), errors.sum(), late, dropped,
+    InjectorWatch.cpuNote(cpu, notes);
+    return InjectorWatch.result(label, phase.rate(), 0, seconds, completed.sum(), errors.sum(), late, dropped,
         recorder.getIntervalHistogram(), cpu, saturated, notes);
   }
 
@@ -247,8 +242,8 @@ public final class Injector implements AutoCloseable {
     long end = start + Math.max(phase.duration().toNanos(), warmup.toNanos() + 1);
     long think = phase.thinkTime().toNanos();
     ClosedPhase.Think pauses = phase.think();
-    long cpu0 = injectorCpuNanos();
-    ScheduledFuture<?> line = startProgress(label, start, live, Double.NaN);
+    long cpu0 = InjectorWatch.cpuNanos();
+    ScheduledFuture<?> line = InjectorWatch.progress(ticker, progress, label, start, live, Double.NaN);
     List<Thread> threads = new ArrayList<>();
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     try {
@@ -327,7 +322,7 @@ public final class Injector implements AutoCloseable {
     boolean cutShort = budget.get() < 0;
     long measuredEnd = cutShort ? Math.min(end, lastDone.get()) : end;
     double seconds = (Math.max(warmEnd + 1, measuredEnd) - warmEnd) / 1e9;
-    double cpu = (injectorCpuNanos() - cpu0) / (double) (System.nanoTime() - start);
+    double cpu = (InjectorWatch.cpuNanos() - cpu0) / (double) (System.nanoTime() - start);
     List<String> notes = new ArrayList<>();
     if (cutShort) {
       notes.add("the step hit its request bound of " + maxRequests + " before its time was up");
@@ -336,8 +331,8 @@ public final class Injector implements AutoCloseable {
             + " maxRequests or shorten the warm-up");
       }
     }
-    boolean saturated = cpuNote(cpu, notes);
-    return result(label, Double.NaN, phase.users(), seconds, completed.sum(), errors.sum(), 0, 0,
+    boolean saturated = InjectorWatch.cpuNote(cpu, notes);
+    return InjectorWatch.result(label, Double.NaN, phase.users(), seconds, completed.sum(), errors.sum(), 0, 0,
         recorder.getIntervalHistogram(), cpu, saturated, notes);
   }
 
@@ -374,88 +369,12 @@ public final class Injector implements AutoCloseable {
     return failed;
   }
 
-  /** Adds a note when the injector's threads used most of the machine; true when it did. */
-  static boolean cpuNote(double cpu, List<String> notes) {
-    int cores = Runtime.getRuntime().availableProcessors();
-    if (cpu > 0.8 * cores) {
-      notes.add(String.format(Locale.ROOT, "the injector's own threads used %.2f of %d cores: it is"
-          + " CPU-bound, so the system under test was not the only limit", cpu, cores));
-      return true;
-    }
-    return false;
-  }
-
-  private static PhaseResult result(String label, double target, int users, double seconds, long completed,
-      long errors, long late, long dropped, Histogram h, double cpu, boolean saturated, List<String> notes) {
-    boolean empty = h.getTotalCount() == 0;
-    return new PhaseResult(label, target, users, seconds, completed, errors, late, dropped,
-        completed / seconds,
-        empty ? Double.NaN : h.getValueAtPercentile(50) / 1000.0,
-        empty ? Double.NaN : h.getValueAtPercentile(90) / 1000.0,
-        empty ? Double.NaN : h.getValueAtPercentile(99) / 1000.0,
-        empty ? Double.NaN : h.getValueAtPercentile(99.9) / 1000.0,
-        empty ? Double.NaN : h.getMaxValue() / 1000.0,
-        cpu, saturated, notes);
-  }
-
   private static boolean accept(Workload.VirtualUser u, HttpResponse<String> response) {
     try {
       return u.accept(response);
     } catch (RuntimeException e) {
       return false; // a reply the workload cannot read is an error of the system under test
     }
-  }
-
-  private ScheduledFuture<?> startProgress(String label, long start, Recorder live, double target) {
-    if (progress == null) {
-      return ticker.schedule(() -> { }, 0, TimeUnit.SECONDS);
-    }
-    Histogram[] recycle = {null};
-    long[] last = {System.nanoTime()};
-    return ticker.scheduleAtFixedRate(() -> {
-      Histogram h = live.getIntervalHistogram(recycle[0]);
-      recycle[0] = h;
-      long now = System.nanoTime();
-      double rate = h.getTotalCount() / ((now - last[0]) / 1e9);
-      last[0] = now;
-      progress.accept(String.format(Locale.ROOT, "%s  %5.1fs  %8.0f req/s%s  p99 %8.2f ms",
-          label, (now - start) / 1e9, rate,
-          Double.isNaN(target) ? "" : String.format(Locale.ROOT, " (target %.0f)", target),
-          h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1000.0));
-    }, 1, 1, TimeUnit.SECONDS);
-  }
-
-  private static void waitUntil(long deadline) {
-    long left;
-    while ((left = deadline - System.nanoTime()) > 0) {
-      if (left > 200_000) {
-        LockSupport.parkNanos(left - 100_000);
-      } else {
-        Thread.onSpinWait();
-      }
-    }
-  }
-
-  /** CPU time of the injector's threads and the HTTP client's selector, in nanoseconds. */
-  static long injectorCpuNanos() {
-    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    if (!mx.isThreadCpuTimeSupported()) {
-      return 0;
-    }
-    long total = 0;
-    for (ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
-      if (info == null) {
-        continue;
-      }
-      String name = info.getThreadName();
-      if (name.startsWith(THREAD_PREFIX) || name.startsWith("HttpClient-")) {
-        long t = mx.getThreadCpuTime(info.getThreadId());
-        if (t > 0) {
-          total += t;
-        }
-      }
-    }
-    return total;
   }
 
   /** Stops the HTTP client's threads and the progress ticker. */

@@ -210,11 +210,11 @@ class InjectorTest {
   void anInjectorThatUsedMostOfTheCoresIsFlaggedAsCpuBound() {
     int cores = Runtime.getRuntime().availableProcessors();
     java.util.List<String> notes = new java.util.ArrayList<>();
-    assertTrue(Injector.cpuNote(0.9 * cores, notes));
+    assertTrue(InjectorWatch.cpuNote(0.9 * cores, notes));
     assertEquals(1, notes.size(), notes.toString());
     assertTrue(notes.get(0).contains("CPU-bound"), notes.toString());
     java.util.List<String> quiet = new java.util.ArrayList<>();
-    assertFalse(Injector.cpuNote(0.5 * cores, quiet));
+    assertFalse(InjectorWatch.cpuNote(0.5 * cores, quiet));
     assertTrue(quiet.isEmpty(), quiet.toString());
   }
 
