@@ -340,7 +340,8 @@ public final class Injector implements AutoCloseable {
    * Sends each user's next request once more after a step, one user at a time, untimed and
    * outside any result. Each user reads what the step left of its session, so a loss it had no
    * chance to see during the step (it was thinking at the end, or its request hung until then)
-   * is still noticed, and a workload that counts losses counts all of them.
+   * is still noticed, and a workload that counts losses counts all of them. Call it after the
+   * step has returned, never while one runs: a user is called from one thread at a time.
    *
    * @param users users of a finished step
    * @return how many of them got no reply they could accept
