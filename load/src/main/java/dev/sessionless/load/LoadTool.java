@@ -133,8 +133,7 @@ public final class LoadTool {
           "distribution", options.thinkDistribution.name().toLowerCase(Locale.ROOT)));
     }
     if (!options.appCpu.isZero()) {
-      md.append(String.format(Locale.ROOT, "The shop spends %d µs of CPU on every request as its own work"
-          + " (`--app-cpu`), every system alike.%n%n", options.appCpu.toNanos() / 1000));
+      md.append(ReportText.appCpuLine(options)).append("\n\n");
       json.put("appCpuMicros", options.appCpu.toNanos() / 1000);
     }
     Map<String, Object> results = new LinkedHashMap<>();
@@ -388,6 +387,4 @@ public final class LoadTool {
       return "unknown";
     }
   }
-
-
 }

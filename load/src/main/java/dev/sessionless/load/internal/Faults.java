@@ -97,17 +97,13 @@ public final class Faults {
       ShopWorkload shop = shops.get(system);
       PhaseResult r = o.result();
       md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s | %s | %d bytes |%n", system,
-          shop.journeysCompleted(), shop.cartsLost(), shop.sessionsLost(), r.errors(), ms(r.p50()), ms(r.p99()),
+          shop.journeysCompleted(), shop.cartsLost(), shop.sessionsLost(), r.errors(), ReportText.ms(r.p50()), ReportText.ms(r.p99()),
           shop.maxCookieBytes()));
     });
     md.append('\n');
     outcomes.forEach((system, o) -> md.append("- ").append(system).append(": ")
         .append(String.join(", ", o.events().stream().map(Event::toString).toList())).append('\n'));
     return md.append('\n').toString();
-  }
-
-  private static String ms(double v) {
-    return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.1f ms", v);
   }
 
   private static void schedule(ScheduledExecutorService timer, long start, long atNanos, List<Event> events,

@@ -91,6 +91,12 @@ public final class ReportText {
         + " %d bytes.%n%n", shop.journeysCompleted(), shop.cartsLost(), shop.sessionsLost(), shop.maxCookieBytes()));
   }
 
+  /** What the shop's own work per request is ({@code --app-cpu}), for the report's header. */
+  public static String appCpuLine(Options options) {
+    return "The shop spends " + options.appCpu.toNanos() / 1000 + " µs of CPU on every request as its own work"
+        + " (`--app-cpu`), every system alike.";
+  }
+
   /** Milliseconds with one decimal, or a dash for none. */
   public static String ms(double v) {
     return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.1f ms", v);
