@@ -79,7 +79,7 @@ public class FilterOverheadBenchmark {
    * Jetty's per-connection header cache ({@code HttpConfiguration.setHeaderCacheSize}): 1024,
    * Jetty's default, or 0 (off). With it on, every header line is first looked up in a trie one
    * character at a time, so a long session cookie costs a walk over its whole length on every
-   * request even when it is the same cookie as last time (see benchmarks/README.md).
+   * request even when it is the same cookie as last time (see benchmarks/LOG.md).
    */
   @Param({"1024"})
   int headerCache;
@@ -253,7 +253,7 @@ public class FilterOverheadBenchmark {
    * harness used to call {@code LocalEndPoint.waitForResponse}, which runs Jetty's HTTP
    * <em>client-side</em> parser over every response header: work no server does for its own
    * response, and proportional to the {@code Set-Cookie} the writing Sessionless row carries
-   * (~20% of that row's CPU, see benchmarks/README.md). Should a response ever be incomplete,
+   * (~20% of that row's CPU, see benchmarks/LOG.md). Should a response ever be incomplete,
    * this waits for the rest (up to 10 s) instead of returning half of it.
    */
   ByteBuffer send(byte[] request) throws Exception {
