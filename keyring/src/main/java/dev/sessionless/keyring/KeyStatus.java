@@ -11,10 +11,10 @@ import java.util.Optional;
  * <p><b>Safe to retire</b> (stop signing): the key does not sign now, or another key of its
  * algorithm would sign in its place. <b>Safe to delete</b>: by the lifecycle, no token it signed
  * can still be accepted — its last possible signing (retirement or expiry) plus the keyring's
- * {@link Keyring.Builder#maxTokenLifetime(java.time.Duration) maximum token lifetime} plus 10
+ * {@link KeyringBuilder#maxTokenLifetime(java.time.Duration) maximum token lifetime} plus 10
  * minutes of clock skew has passed, or the key itself has expired — <em>and</em> this node
  * confirms it by traffic: no token verified with it for the {@link
- * Keyring.Builder#retirementTrafficWindow(java.time.Duration) traffic window}, watched for at least
+ * KeyringBuilder#retirementTrafficWindow(java.time.Duration) traffic window}, watched for at least
  * that long. Traffic is per node: delete a key only when every node says so (the metric {@code
  * sessionless.keys.safe.to.delete} makes that one query).
  *
@@ -76,7 +76,7 @@ public final class KeyStatus {
 
   /**
    * Tokens this node verified with the key recently, cache hits included: within the last
-   * {@link Keyring.Builder#retirementTrafficWindow(java.time.Duration) traffic window}, a rolling
+   * {@link KeyringBuilder#retirementTrafficWindow(java.time.Duration) traffic window}, a rolling
    * window kept in buckets of a sixtieth of it (at least one second), so the count may include up
    * to one bucket more than the window (never less).
    */

@@ -1,5 +1,6 @@
 package dev.sessionless.keyring;
 
+import dev.sessionless.core.internal.BuilderChecks;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySource;
@@ -316,71 +317,65 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
 
     private Builder() {}
 
-    private static void once(Object current, String option) {
-      if (current != null) {
-        throw new IllegalStateException(option + " was already set");
-      }
-    }
-
     /** The list's HTTP(S) URL. One of {@code url} and {@code file} is required. */
     public Builder url(URI url) {
-      once(this.url, "url");
+      BuilderChecks.once(this.url, "url");
       this.url = Objects.requireNonNull(url, "url");
       return this;
     }
 
     /** The list's file. One of {@code url} and {@code file} is required. */
     public Builder file(Path file) {
-      once(this.file, "file");
+      BuilderChecks.once(this.file, "file");
       this.file = Objects.requireNonNull(file, "file");
       return this;
     }
 
     /** The keys a list must be signed with: the key set (or a live keyring). Required. */
     public Builder keys(KeySource keys) {
-      once(this.keys, "keys");
+      BuilderChecks.once(this.keys, "keys");
       this.keys = Objects.requireNonNull(keys, "keys");
       return this;
     }
 
     /** The issuer the list must carry. Required. */
     public Builder issuer(String issuer) {
-      once(this.issuer, "issuer");
+      BuilderChecks.once(this.issuer, "issuer");
       this.issuer = Objects.requireNonNull(issuer, "issuer");
       return this;
     }
 
     /** The audience the list must carry. Required. */
     public Builder audience(String audience) {
-      once(this.audience, "audience");
+      BuilderChecks.once(this.audience, "audience");
       this.audience = Objects.requireNonNull(audience, "audience");
       return this;
     }
 
     /** How often to read the list, the revocation lag bound; 30 seconds if not set, 1 second to 1 hour. */
     public Builder pollInterval(Duration interval) {
-      once(this.pollInterval, "pollInterval");
+      BuilderChecks.once(this.pollInterval, "pollInterval");
       this.pollInterval = Objects.requireNonNull(interval, "interval");
       return this;
     }
 
     /** The connect and whole-request timeout for HTTP; 5 seconds if not set. */
     public Builder timeout(Duration timeout) {
-      once(this.timeout, "timeout");
+      BuilderChecks.once(this.timeout, "timeout");
       this.timeout = Objects.requireNonNull(timeout, "timeout");
       return this;
     }
 
     /** What to do once the list has expired and no newer one could be read; {@link OnStale#FAIL_OPEN} if not set. */
     public Builder onStale(OnStale policy) {
-      once(this.onStale, "onStale");
+      BuilderChecks.once(this.onStale, "onStale");
       this.onStale = Objects.requireNonNull(policy, "policy");
       return this;
     }
 
     /** The clock; the system UTC clock if not set. */
     public Builder clock(Clock clock) {
-      once(this.clock, "clock");
+      BuilderChecks.once(this.clock, "clock");
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }

@@ -55,7 +55,7 @@ final class RefreshLoop {
     return published;
   }
 
-  /** Unexpected failures of the refresh itself, and of the log back end; see {@link Keyring.Status#refreshErrors()}. */
+  /** Unexpected failures of the refresh itself, and of the log back end; see {@link KeyringStatus#refreshErrors()}. */
   long refreshErrors() {
     return refreshErrors.get();
   }

@@ -14,7 +14,7 @@ import java.net.URI;
 import java.util.function.Function;
 
 /**
- * One source added to a {@link Keyring.Builder}: how to make it at {@code build()}, how far it is
+ * One source added to a {@link KeyringBuilder}: how to make it at {@code build()}, how far it is
  * trusted, and the checks {@code build()} makes of it; with the factories of the sources that take
  * more than a constructor call (environment variables, the ephemeral development key). Separate
  * from the builder so that the public class holds its documented options, not how sources are made.
@@ -23,14 +23,14 @@ final class SourceSpec {
   private static final System.Logger LOG = System.getLogger(Keyring.class.getName());
 
   /** Makes a fresh source from the builder's options as they stand at {@code build()}. */
-  private final Function<Keyring.Builder, Source> factory;
+  private final Function<KeyringBuilder, Source> factory;
   /** The builder call that added it, for messages. */
   private final String what;
   private final URI url; // HTTP sources only
   boolean verifyOnly;
   boolean acceptSecretKeys;
 
-  SourceSpec(Function<Keyring.Builder, Source> make, String what, URI url) {
+  SourceSpec(Function<KeyringBuilder, Source> make, String what, URI url) {
     this.factory = make;
     this.what = what;
     this.url = url;
@@ -66,7 +66,7 @@ final class SourceSpec {
   }
 
   /** A fresh source, made verify-only if so configured: each {@code build()} makes sources of its own. */
-  Source make(Keyring.Builder builder) {
+  Source make(KeyringBuilder builder) {
     Source source = factory.apply(builder);
     if (verifyOnly) {
       source.verifyOnly(new VerifyOnly(acceptSecretKeys));

@@ -29,8 +29,8 @@ class KeyringModuleBoundaryTest {
 
   @Test
   void publicSignaturesCarryOnlyJdkCoreAndKeyringTypes() {
-    for (Class<?> c : new Class<?>[] {Keyring.class, Keyring.Builder.class, Keyring.Status.class,
-        Keyring.SourceStatus.class, KeyringException.class, KeyringException.Reason.class,
+    for (Class<?> c : new Class<?>[] {Keyring.class, KeyringBuilder.class, KeyringStatus.class,
+        SourceStatus.class, KeyringException.class, KeyringException.Reason.class,
         EncryptedJwks.class, PemKeys.class}) {
       for (Method m : c.getDeclaredMethods()) {
         if (Modifier.isPublic(m.getModifiers())) {

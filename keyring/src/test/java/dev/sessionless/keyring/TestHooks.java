@@ -8,7 +8,7 @@ public final class TestHooks {
   private TestHooks() {}
 
   /** Runs the keyring's checks on {@code scheduler} instead of its own thread. */
-  public static Keyring.Builder scheduler(Keyring.Builder builder, Supplier<RefreshScheduler> scheduler) {
+  public static KeyringBuilder scheduler(KeyringBuilder builder, Supplier<RefreshScheduler> scheduler) {
     return builder.scheduler(scheduler);
   }
 }

@@ -3,6 +3,7 @@ package dev.sessionless.servlet;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.KeyringBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,7 +75,7 @@ final class KeyringParams {
       throw new IllegalStateException("set at most one of keys.password-env, keys.password-file, keys.kek-env"
           + " and keys.kek-file");
     }
-    Keyring.Builder k = Keyring.builder().environmentReader(env);
+    KeyringBuilder k = Keyring.builder().environmentReader(env);
     String v = params.apply("keys.file.poll-seconds");
     if (var != null) {
       if (v != null || passwordFile != null || kekEnv != null || kekFile != null) {

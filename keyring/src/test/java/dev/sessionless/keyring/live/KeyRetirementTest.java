@@ -12,6 +12,7 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.KeyStatus;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.KeyringBuilder;
 import dev.sessionless.keyring.TestHooks;
 import dev.sessionless.testing.FakeClock;
 import java.io.IOException;
@@ -179,7 +180,7 @@ class KeyRetirementTest {
 
   @Test
   void retirementOptionsAreCheckedAtOnce() {
-    Keyring.Builder b = Keyring.builder();
+    KeyringBuilder b = Keyring.builder();
     assertThrows(IllegalArgumentException.class, () -> b.maxTokenLifetime(Duration.ofDays(401)));
     assertThrows(IllegalArgumentException.class, () -> b.maxTokenLifetime(Duration.ZERO));
     assertThrows(IllegalArgumentException.class, () -> b.retirementTrafficWindow(Duration.ofMillis(10)));

@@ -14,6 +14,8 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.KeyringBuilder;
+import dev.sessionless.keyring.SourceStatus;
 import dev.sessionless.keyring.KeyringException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -146,12 +148,12 @@ class KeyringEnvironmentTest {
   @Test
   void oneBuilderBuildsKeyringsThatShareNothing() {
     Map<String, String> env = Map.of("S", randomSecret(32));
-    Keyring.Builder builder = Keyring.builder().keys(KeySet.of(TokenKey.generate("code", Algorithm.HS256)))
+    KeyringBuilder builder = Keyring.builder().keys(KeySet.of(TokenKey.generate("code", Algorithm.HS256)))
         .environment("S").environmentReader(env::get);
     try (Keyring first = builder.build(); Keyring second = builder.build()) {
       first.close();
       assertFalse(second.status().closed());
-      for (Keyring.SourceStatus s : second.status().sources()) {
+      for (SourceStatus s : second.status().sources()) {
         assertEquals(1, s.checks(), "each keyring checked its own sources once: " + s);
       }
       assertEquals(first.status().keyIds(), second.status().keyIds());

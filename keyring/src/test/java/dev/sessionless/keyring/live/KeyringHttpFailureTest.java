@@ -12,6 +12,8 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.KeyringBuilder;
+import dev.sessionless.keyring.SourceStatus;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.testing.FakeClock;
 import java.io.IOException;
@@ -54,7 +56,7 @@ class KeyringHttpFailureTest {
     return e;
   }
 
-  static KeyringException failsToBuild(Keyring.Builder b) {
+  static KeyringException failsToBuild(KeyringBuilder b) {
     return assertThrows(KeyringException.class, b::build);
   }
 
@@ -115,7 +117,7 @@ class KeyringHttpFailureTest {
     e.status = 503;
     Await.until(() -> http(keyring).consecutiveFailures() >= 5, () -> "five failures in a row");
     // One status read is one consistent state: the delay chosen after the n-th failure in a row.
-    Keyring.SourceStatus s = http(keyring);
+    SourceStatus s = http(keyring);
     long full = 20L << (s.consecutiveFailures() - 1);
     long delay = s.nextCheckDelay().toMillis();
     assertTrue(delay >= full / 2 && delay <= full, "after " + s.consecutiveFailures() + " failures: " + delay + " ms");

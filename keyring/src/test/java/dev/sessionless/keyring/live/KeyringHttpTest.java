@@ -12,6 +12,7 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.SourceStatus;
 import dev.sessionless.testing.FakeClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -63,7 +64,7 @@ class KeyringHttpTest {
         .timeToLive(Duration.ofMinutes(5)).build();
   }
 
-  static Keyring.SourceStatus http(Keyring k) {
+  static SourceStatus http(Keyring k) {
     return k.status().sources().get(k.status().sources().size() - 1);
   }
 

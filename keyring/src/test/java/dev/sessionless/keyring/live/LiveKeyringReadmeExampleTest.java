@@ -10,6 +10,7 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.KeyringStatus;
 import dev.sessionless.testing.ReadmeBlocks;
 import java.io.IOException;
 import java.net.URI;
@@ -45,7 +46,7 @@ class LiveKeyringReadmeExampleTest {
           .issuer("https://shop.example").audience("shop").timeToLive(Duration.ofMinutes(30))
           .build();
       String token = codec.encode(Claims.builder().subject("alice").build());
-      Keyring.Status status = keys.status();     // per source: last success, failures, kids
+      KeyringStatus status = keys.status();     // per source: last success, failures, kids
       keys.close();                              // at shutdown: stops the refresh thread
       // readme-example:end
       assertEquals("2026-11", codec.decode(token).keyId(), "signed with the file's key");

@@ -11,6 +11,8 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.KeyringBuilder;
+import dev.sessionless.keyring.SourceStatus;
 import dev.sessionless.keyring.KeyringException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
@@ -76,7 +78,7 @@ class NoSecretsPrintedTest {
     print(k.current());
   }
 
-  KeyringException failsToBuild(Keyring.Builder b) {
+  KeyringException failsToBuild(KeyringBuilder b) {
     KeyringException e = assertThrows(KeyringException.class, b::build);
     print(e);
     return e;
@@ -117,7 +119,7 @@ class NoSecretsPrintedTest {
           .httpRefreshBounds(Duration.ofMillis(10), Duration.ofMillis(50)).httpBackoff(Duration.ofMillis(10))
           .unknownKeyRefreshInterval(Duration.ofMillis(1)).build()) {
         printState(keyring);
-        Keyring.SourceStatus fileStatus = keyring.status().sources().get(0);
+        SourceStatus fileStatus = keyring.status().sources().get(0);
 
         // A half-written file: its first half holds secrets.
         Files.writeString(file, fileJwks.substring(0, fileJwks.length() / 2));

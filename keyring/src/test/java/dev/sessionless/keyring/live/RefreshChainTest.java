@@ -9,6 +9,7 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.SourceStatus;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.TestHooks;
 import dev.sessionless.testing.FakeClock;
@@ -86,7 +87,7 @@ class RefreshChainTest {
           ? new AssertionError("a handler's own bug") : null);
       Files.writeString(file, "{ half a file");
       poll(scheduler[0]);
-      Keyring.SourceStatus source = keyring.status().sources().get(0);
+      SourceStatus source = keyring.status().sources().get(0);
       assertEquals(1, source.failures(), "the failed check itself is counted");
       assertTrue(keyring.status().refreshErrors() >= 1, "and so is the logger's error: " + keyring.status());
       assertEquals(List.of("error-a"), kids(keyring), "the last good keys stay");

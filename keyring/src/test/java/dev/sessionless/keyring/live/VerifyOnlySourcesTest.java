@@ -14,6 +14,8 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.KeyringBuilder;
+import dev.sessionless.keyring.SourceStatus;
 import dev.sessionless.keyring.KeyringException;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -64,7 +66,7 @@ class VerifyOnlySourcesTest {
     return e;
   }
 
-  static Keyring.SourceStatus source(Keyring k, int i) {
+  static SourceStatus source(Keyring k, int i) {
     return k.status().sources().get(i);
   }
 
@@ -163,9 +165,9 @@ class VerifyOnlySourcesTest {
     Files.writeString(file, KeySet.of(local).toJwksWithSecrets());
     JwksEndpoint e = keep(new JwksEndpoint(KeySet.of(impostor)));
     String signedByImpostor = codec(KeySet.of(impostor), Algorithm.ES256).encode(Claims.builder().build());
-    List<Function<Keyring.Builder, Keyring.Builder>> orders = List.of(
+    List<Function<KeyringBuilder, KeyringBuilder>> orders = List.of(
         b -> b.jwksUrl(e.uri()).jwksFile(file), b -> b.jwksFile(file).jwksUrl(e.uri()));
-    for (Function<Keyring.Builder, Keyring.Builder> order : orders) {
+    for (Function<KeyringBuilder, KeyringBuilder> order : orders) {
       int mark = RecordingLoggerFinder.mark();
       Keyring keyring = keep(order.apply(Keyring.builder()).httpAllowInsecurePlainHttp(true).build());
       assertTrue(keyring.current().key("same-kid").orElseThrow().sameAs(local), "the local key is kept");

@@ -2,6 +2,7 @@ package dev.sessionless.spring.boot.internal;
 
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.keyring.Keyring;
+import dev.sessionless.keyring.KeyringBuilder;
 import dev.sessionless.spring.boot.SessionlessProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,7 +56,7 @@ public final class KeyringFactory {
           + " document never supplies this application's signing key. Also set sessionless.keys.file,"
           + " sessionless.keys.environment or sessionless.keys.encrypted-file.path");
     }
-    Keyring.Builder b = Keyring.builder().environmentReader(env).listener(listener)
+    KeyringBuilder b = Keyring.builder().environmentReader(env).listener(listener)
         .filePollInterval(keys.getFilePollInterval());
     if (keys.isEphemeral()) {
       if (any) {
@@ -83,7 +84,7 @@ public final class KeyringFactory {
     return b.build();
   }
 
-  private static void addEncrypted(Keyring.Builder b, SessionlessProperties.EncryptedFile enc,
+  private static void addEncrypted(KeyringBuilder b, SessionlessProperties.EncryptedFile enc,
       Function<String, String> env) {
     int secrets = (enc.getPasswordVariable() == null ? 0 : 1) + (enc.getPasswordFile() == null ? 0 : 1)
         + (enc.getKekVariable() == null ? 0 : 1) + (enc.getKekFile() == null ? 0 : 1);
