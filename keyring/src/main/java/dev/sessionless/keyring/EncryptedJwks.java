@@ -1,28 +1,19 @@
 package dev.sessionless.keyring;
 
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 import dev.sessionless.core.KeySet;
-import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.keyring.KeyringException.Reason;
+import dev.sessionless.keyring.internal.KeyFileJwe;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.Objects;
 import java.util.Set;
-import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKeyFactory;
-import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.PBEKeySpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Encrypts a whole key set (secrets included) into one compact JWE, and back: the format of an
@@ -65,9 +56,9 @@ public final class EncryptedJwks {
   /** The key-wrap algorithm written and accepted for a raw key-encryption key. */
   static final String KW_ALG = "A256KW";
   /** The content encryption written and accepted. */
-  static final String ENC = "A256GCM";
+  static final String ENC = KeyFileJwe.ENC;
   /** The content type written. */
-  static final String CTY = "jwk-set+json";
+  static final String CTY = KeyFileJwe.CTY;
 
   /**
    * The default PBKDF2 iteration count: 600,000, OWASP's 2023 recommendation for
@@ -94,19 +85,12 @@ public final class EncryptedJwks {
   private static final int SALT_BYTES = 16;
   private static final int MIN_SALT_BYTES = 8;
   private static final int MAX_SALT_BYTES = 1024;
-  private static final int MAX_HEADER_CHARS = 4096;
   private static final int CEK_BYTES = 32;
-  private static final int WRAPPED_CEK_BYTES = CEK_BYTES + 8;
-  private static final int IV_BYTES = 12;
-  private static final int TAG_BYTES = 16;
   private static final Set<String> PBES2_MEMBERS = Set.of("alg", "enc", "cty", "p2s", "p2c", "kid", "typ");
   private static final Set<String> KW_MEMBERS = Set.of("alg", "enc", "cty", "kid", "typ");
 
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final ObjectMapper JSON = JsonMapper.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .build();
+
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
   private EncryptedJwks() {}
@@ -157,12 +141,12 @@ public final class EncryptedJwks {
     }
     byte[] salt = new byte[SALT_BYTES];
     RANDOM.nextBytes(salt);
-    ObjectNode header = JSON.createObjectNode()
+    ObjectNode header = KeyFileJwe.JSON.createObjectNode()
         .put("alg", PBES2_ALG).put("enc", ENC).put("cty", CTY)
         .put("p2s", B64.encodeToString(salt)).put("p2c", iterations);
     byte[] kek = pbkdf2(password, salt, iterations);
     try {
-      return seal(keys, header, kek);
+      return sealKeys(keys, header, kek);
     } finally {
       Arrays.fill(kek, (byte) 0);
     }
@@ -182,33 +166,15 @@ public final class EncryptedJwks {
   public static String encrypt(KeySet keys, byte[] keyEncryptionKey) {
     Objects.requireNonNull(keys, "keys");
     checkKek(keyEncryptionKey);
-    ObjectNode header = JSON.createObjectNode().put("alg", KW_ALG).put("enc", ENC).put("cty", CTY);
-    return seal(keys, header, keyEncryptionKey);
+    ObjectNode header = KeyFileJwe.JSON.createObjectNode().put("alg", KW_ALG).put("enc", ENC).put("cty", CTY);
+    return sealKeys(keys, header, keyEncryptionKey);
   }
 
-  private static String seal(KeySet keys, ObjectNode header, byte[] kek) {
-    String protectedHeader = B64.encodeToString(header.toString().getBytes(StandardCharsets.UTF_8));
-    byte[] cek = new byte[CEK_BYTES];
-    byte[] iv = new byte[IV_BYTES];
-    RANDOM.nextBytes(cek);
-    RANDOM.nextBytes(iv);
+  private static String sealKeys(KeySet keys, ObjectNode header, byte[] kek) {
     byte[] plaintext = keys.toJwksWithSecrets().getBytes(StandardCharsets.UTF_8);
     try {
-      Cipher wrap = Cipher.getInstance("AESWrap");
-      wrap.init(Cipher.WRAP_MODE, new SecretKeySpec(kek, "AES"));
-      byte[] wrapped = wrap.wrap(new SecretKeySpec(cek, "AES"));
-      Cipher gcm = Cipher.getInstance("AES/GCM/NoPadding");
-      gcm.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(cek, "AES"), new GCMParameterSpec(TAG_BYTES * 8, iv));
-      gcm.updateAAD(protectedHeader.getBytes(StandardCharsets.US_ASCII));
-      byte[] sealed = gcm.doFinal(plaintext);
-      int ctLen = sealed.length - TAG_BYTES;
-      return protectedHeader + '.' + B64.encodeToString(wrapped) + '.' + B64.encodeToString(iv) + '.'
-          + B64.encodeToString(Arrays.copyOfRange(sealed, 0, ctLen)) + '.'
-          + B64.encodeToString(Arrays.copyOfRange(sealed, ctLen, sealed.length));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("this JVM lacks AES key wrap or AES-GCM", e);
+      return KeyFileJwe.seal(plaintext, header, kek);
     } finally {
-      Arrays.fill(cek, (byte) 0);
       Arrays.fill(plaintext, (byte) 0);
     }
   }
@@ -257,7 +223,7 @@ public final class EncryptedJwks {
       throw new IllegalArgumentException("maxIterations must be in " + MIN_ITERATIONS + ".."
           + MAX_WRITE_ITERATIONS + ", got " + maxIterations);
     }
-    Compact c = Compact.parse(jwe);
+    KeyFileJwe c = KeyFileJwe.parse(jwe);
     String alg = c.alg();
     if (KW_ALG.equals(alg)) {
       throw new KeyringException(Reason.DECRYPTION_FAILED,
@@ -267,7 +233,7 @@ public final class EncryptedJwks {
       throw unsupportedAlg(alg);
     }
     c.checkHeader(PBES2_MEMBERS);
-    JsonNode p2c = c.header.get("p2c");
+    JsonNode p2c = c.member("p2c");
     if (p2c == null || !p2c.isIntegralNumber()) {
       throw new KeyringException(Reason.MALFORMED, "the key file header has no integer \"p2c\"");
     }
@@ -280,11 +246,11 @@ public final class EncryptedJwks {
       throw new KeyringException(Reason.UNSAFE_PARAMETERS,
           "the key file uses fewer than " + MIN_ITERATIONS + " PBKDF2 iterations: refused");
     }
-    JsonNode p2s = c.header.get("p2s");
+    JsonNode p2s = c.member("p2s");
     if (p2s == null || !p2s.isString()) {
       throw new KeyringException(Reason.MALFORMED, "the key file header has no string \"p2s\"");
     }
-    byte[] salt = decode(p2s.stringValue(), "p2s");
+    byte[] salt = KeyFileJwe.decode(p2s.stringValue(), "p2s");
     if (salt.length < MIN_SALT_BYTES) {
       throw new KeyringException(Reason.UNSAFE_PARAMETERS,
           "the key file uses a salt shorter than " + MIN_SALT_BYTES + " bytes: refused");
@@ -320,7 +286,7 @@ public final class EncryptedJwks {
   public static KeySet decrypt(String jwe, byte[] keyEncryptionKey) {
     Objects.requireNonNull(jwe, "jwe");
     checkKek(keyEncryptionKey);
-    Compact c = Compact.parse(jwe);
+    KeyFileJwe c = KeyFileJwe.parse(jwe);
     String alg = c.alg();
     if (PBES2_ALG.equals(alg)) {
       throw new KeyringException(Reason.DECRYPTION_FAILED,
@@ -365,7 +331,7 @@ public final class EncryptedJwks {
 
   private static KeyringException unsupportedAlg(String alg) {
     return new KeyringException(Reason.MALFORMED, "the key file uses the unsupported algorithm \""
-        + printable(alg) + "\"; expected " + PBES2_ALG + " or " + KW_ALG);
+        + KeyFileJwe.printable(alg) + "\"; expected " + PBES2_ALG + " or " + KW_ALG);
   }
 
   private static void checkKek(byte[] kek) {
@@ -396,170 +362,5 @@ public final class EncryptedJwks {
         || ch == '-' || ch == '_';
   }
 
-  /** Strict base64url (core's one codec): no padding, no white space, canonical trailing bits. */
-  private static byte[] decode(String s, String what) {
-    byte[] b = Base64Url.decode(s);
-    if (b == null) {
-      throw new KeyringException(Reason.MALFORMED, "the key file's " + what + " is not canonical base64url");
-    }
-    return b;
-  }
 
-  private static String printable(String s) {
-    if (s == null) {
-      return "(none)";
-    }
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < s.length() && i < 40; i++) {
-      char ch = s.charAt(i);
-      sb.append(ch >= 0x20 && ch < 0x7f ? ch : '?');
-    }
-    return sb.toString();
-  }
-
-  /** The five parts of a compact JWE, the header parsed and nothing decrypted yet. */
-  private static final class Compact {
-    final String protectedHeader;
-    final ObjectNode header;
-    final String[] parts;
-
-    private Compact(String[] parts, ObjectNode header) {
-      this.parts = parts;
-      this.protectedHeader = parts[0];
-      this.header = header;
-    }
-
-    static Compact parse(String jwe) {
-      if (jwe.length() > MAX_INPUT_CHARS) {
-        throw new KeyringException(Reason.MALFORMED,
-            "the key file is larger than " + MAX_INPUT_CHARS + " characters: refused unread");
-      }
-      String s = jwe.strip();
-      String[] parts = s.split("\\.", -1);
-      if (parts.length != 5) {
-        throw new KeyringException(Reason.MALFORMED,
-            "an encrypted key file must be a compact JWE of five dot-separated parts, found " + parts.length);
-      }
-      if (parts[0].length() > MAX_HEADER_CHARS) {
-        throw new KeyringException(Reason.MALFORMED, "the key file header is too long");
-      }
-      byte[] headerBytes = decode(parts[0], "header");
-      JsonNode node;
-      try {
-        node = JSON.readTree(headerBytes);
-      } catch (tools.jackson.core.JacksonException e) {
-        // Jackson's message may quote the input; the header holds no secret, but keep it short.
-        throw new KeyringException(Reason.MALFORMED, "the key file header is not valid JSON (or repeats a member)");
-      }
-      if (node == null || !node.isObject()) {
-        throw new KeyringException(Reason.MALFORMED, "the key file header is not a JSON object");
-      }
-      return new Compact(parts, (ObjectNode) node);
-    }
-
-    String alg() {
-      JsonNode alg = header.get("alg");
-      if (alg == null || !alg.isString()) {
-        throw new KeyringException(Reason.MALFORMED, "the key file header has no string \"alg\"");
-      }
-      return alg.stringValue();
-    }
-
-    void checkHeader(Set<String> allowed) {
-      if (header.has("crit")) {
-        throw new KeyringException(Reason.MALFORMED, "the key file header has \"crit\": refused");
-      }
-      if (header.has("zip")) {
-        throw new KeyringException(Reason.MALFORMED, "the key file header asks for compression (\"zip\"): refused");
-      }
-      for (Iterator<String> it = header.propertyNames().iterator(); it.hasNext(); ) {
-        String name = it.next();
-        if (!allowed.contains(name)) {
-          throw new KeyringException(Reason.MALFORMED,
-              "the key file header has the unexpected member \"" + printable(name) + "\"");
-        }
-      }
-      JsonNode enc = header.get("enc");
-      if (enc == null || !ENC.equals(enc.stringValue(null))) {
-        throw new KeyringException(Reason.MALFORMED, "the key file header must say \"enc\": \"" + ENC + "\"");
-      }
-      JsonNode cty = header.get("cty");
-      if (cty != null) {
-        String t = cty.isString() ? cty.stringValue().toLowerCase(java.util.Locale.ROOT) : "";
-        if (!t.equals(CTY) && !t.equals("application/" + CTY)) {
-          throw new KeyringException(Reason.MALFORMED, "the key file's content type is not " + CTY);
-        }
-      }
-      for (String name : new String[] {"kid", "typ"}) {
-        JsonNode v = header.get(name);
-        if (v != null && !v.isString()) {
-          throw new KeyringException(Reason.MALFORMED, "the key file header member \"" + name + "\" is not a string");
-        }
-      }
-    }
-
-    /** Unwraps the content key with {@code kek}, decrypts and parses the key set. */
-    KeySet open(byte[] kek) {
-      byte[] wrapped = decode(parts[1], "encrypted key");
-      byte[] iv = decode(parts[2], "initialization vector");
-      byte[] ciphertext = decode(parts[3], "ciphertext");
-      byte[] tag = decode(parts[4], "authentication tag");
-      if (wrapped.length != WRAPPED_CEK_BYTES || iv.length != IV_BYTES || tag.length != TAG_BYTES
-          || ciphertext.length == 0) {
-        throw new KeyringException(Reason.MALFORMED,
-            "the key file's encrypted key, initialization vector or tag has the wrong length");
-      }
-      byte[] cek = null;
-      byte[] plaintext = null;
-      try {
-        Cipher unwrap = Cipher.getInstance("AESWrap");
-        unwrap.init(Cipher.UNWRAP_MODE, new SecretKeySpec(kek, "AES"));
-        try {
-          cek = unwrap.unwrap(wrapped, "AES", Cipher.SECRET_KEY).getEncoded();
-        } catch (java.security.InvalidKeyException e) {
-          throw decryptionFailed();
-        }
-        if (cek.length != CEK_BYTES) {
-          throw decryptionFailed();
-        }
-        Cipher gcm = Cipher.getInstance("AES/GCM/NoPadding");
-        gcm.init(Cipher.DECRYPT_MODE, new SecretKeySpec(cek, "AES"), new GCMParameterSpec(TAG_BYTES * 8, iv));
-        gcm.updateAAD(protectedHeader.getBytes(StandardCharsets.US_ASCII));
-        byte[] sealed = new byte[ciphertext.length + TAG_BYTES];
-        System.arraycopy(ciphertext, 0, sealed, 0, ciphertext.length);
-        System.arraycopy(tag, 0, sealed, ciphertext.length, TAG_BYTES);
-        try {
-          plaintext = gcm.doFinal(sealed);
-        } catch (AEADBadTagException e) {
-          throw decryptionFailed();
-        }
-        return parseKeySet(plaintext);
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException("this JVM lacks AES key wrap or AES-GCM", e);
-      } finally {
-        if (cek != null) {
-          Arrays.fill(cek, (byte) 0);
-        }
-        if (plaintext != null) {
-          Arrays.fill(plaintext, (byte) 0);
-        }
-        Arrays.fill(ciphertext, (byte) 0);
-      }
-    }
-
-    private static KeySet parseKeySet(byte[] plaintext) {
-      try {
-        return KeySet.fromJwks(new String(plaintext, StandardCharsets.UTF_8));
-      } catch (IllegalArgumentException e) {
-        // Core's messages name kids and members, never values.
-        throw new KeyringException(Reason.MALFORMED,
-            "the key file decrypts, but its content is not a valid key set: " + e.getMessage());
-      }
-    }
-
-    private static KeyringException decryptionFailed() {
-      return new KeyringException(Reason.DECRYPTION_FAILED,
-          "the key file does not decrypt: wrong password or key-encryption key, or the file was altered");
-    }
-  }
 }

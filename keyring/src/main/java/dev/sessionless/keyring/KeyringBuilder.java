@@ -27,6 +27,8 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+// Over 400 lines because each option's Javadoc is the reference for that option (defaults,
+// bounds, security notes); the code itself is setters and one build() that checks them.
 /**
  * Configures a {@link Keyring}. Sources are consulted in the order added (the first wins a kid
  * conflict); at least one is required. Options other than sources may be set once; everything

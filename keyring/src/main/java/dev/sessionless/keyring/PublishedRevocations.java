@@ -1,6 +1,7 @@
 package dev.sessionless.keyring;
 
 import dev.sessionless.core.internal.BuilderChecks;
+import dev.sessionless.keyring.internal.HttpSource;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySource;
@@ -299,10 +300,6 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
     return "PublishedRevocations[" + describe() + ", expires " + expiresAt() + (stale ? ", STALE" : "") + "]";
   }
 
-  private static boolean isLoopback(String host) {
-    return "localhost".equals(host) || "127.0.0.1".equals(host) || "[::1]".equals(host) || "::1".equals(host);
-  }
-
   /** Configures {@link PublishedRevocations}; each option may be set once. Not thread-safe. */
   public static final class Builder {
     private URI url;
@@ -391,7 +388,7 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
         throw new IllegalStateException("set exactly one of url and file");
       }
       if (url != null && !"https".equals(url.getScheme())
-          && !("http".equals(url.getScheme()) && isLoopback(url.getHost()))) {
+          && !("http".equals(url.getScheme()) && HttpSource.isLoopback(url))) {
         throw new IllegalStateException("url must be https (plain http only to a loopback host), got " + url);
       }
       if (keys == null || issuer == null || audience == null) {
