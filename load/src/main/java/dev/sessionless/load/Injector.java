@@ -55,7 +55,7 @@ public final class Injector implements AutoCloseable {
   private final HttpClient client;
   private final AtomicInteger threadCount = new AtomicInteger();
 
-  private Injector(Builder b) {
+  private Injector(InjectorBuilder b) {
     this.warmup = b.warmup;
     this.maxInFlight = b.maxInFlight;
     this.maxRequests = b.maxRequests;
@@ -77,9 +77,14 @@ public final class Injector implements AutoCloseable {
     return t;
   }
 
+  /** Makes the injector {@code b} describes; {@link InjectorBuilder#build()} calls it after its checks. */
+  static Injector of(InjectorBuilder b) {
+    return new Injector(b);
+  }
+
   /** A builder with defaults fit for loopback runs of a few seconds per step. */
-  public static Builder builder() {
-    return new Builder();
+  public static InjectorBuilder builder() {
+    return new InjectorBuilder();
   }
 
   /**
@@ -383,71 +388,5 @@ public final class Injector implements AutoCloseable {
   public void close() {
     ticker.shutdownNow();
     clientExecutor.shutdownNow();
-  }
-
-  /** Options of an {@link Injector}, checked at {@link #build()}. */
-  public static final class Builder {
-    private Duration warmup = Duration.ofSeconds(1);
-    private int maxInFlight = 1024;
-    private long maxRequests = 5_000_000;
-    private Duration lateThreshold = Duration.ofMillis(10);
-    private Duration drainTimeout = Duration.ofSeconds(5);
-    private Consumer<String> progress;
-
-    private Builder() {}
-
-    /** The discarded start of every step (default 1 s); zero measures from the first request. */
-    public Builder warmup(Duration warmup) {
-      this.warmup = warmup;
-      return this;
-    }
-
-    /** Open model: requests outstanding at once before new ones are dropped (default 1024). */
-    public Builder maxInFlight(int maxInFlight) {
-      this.maxInFlight = maxInFlight;
-      return this;
-    }
-
-    /** The most requests one step sends, warm-up included (default 5,000,000). */
-    public Builder maxRequests(long maxRequests) {
-      this.maxRequests = maxRequests;
-      return this;
-    }
-
-    /** Open model: a send this much after its intended time counts as late (default 10 ms). */
-    public Builder lateThreshold(Duration lateThreshold) {
-      this.lateThreshold = lateThreshold;
-      return this;
-    }
-
-    /** How long a step waits for outstanding replies after its end (default 5 s). */
-    public Builder drainTimeout(Duration drainTimeout) {
-      this.drainTimeout = drainTimeout;
-      return this;
-    }
-
-    /** Receives a progress line about once a second while a step runs (default none). */
-    public Builder progress(Consumer<String> progress) {
-      this.progress = progress;
-      return this;
-    }
-
-    /**
-     * The injector.
-     *
-     * @throws LoadException {@link LoadException.Reason#INVALID_INPUT} for a negative duration,
-     *     a cap or bound below 1
-     */
-    public Injector build() {
-      if (warmup.isNegative() || lateThreshold.isNegative() || drainTimeout.isNegative()) {
-        throw new LoadException(LoadException.Reason.INVALID_INPUT,
-            "warm-up, late threshold and drain timeout must not be negative");
-      }
-      if (maxInFlight < 1 || maxRequests < 1) {
-        throw new LoadException(LoadException.Reason.INVALID_INPUT,
-            "maxInFlight and maxRequests must be at least 1, got " + maxInFlight + " and " + maxRequests);
-      }
-      return new Injector(this);
-    }
   }
 }
