@@ -69,20 +69,30 @@ class WycheproofJoseTest {
 
     /** The key set a group describes, or {@code null} when the project refuses its keys. */
     KeySet keys(JsonNode jwk) {
-      String old = System.getProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
-      if (jcaHmac) {
-        System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
-      }
       try {
-        return jwk.has("keys") ? KeySet.fromJwks(jwk.toString()) : KeySet.of(TokenKey.fromJwk(jwk.toString()));
+        return onHmacPath(jcaHmac, () -> jwk.has("keys")
+            ? KeySet.fromJwks(jwk.toString()) : KeySet.of(TokenKey.fromJwk(jwk.toString())));
       } catch (IllegalArgumentException refused) {
         return null;
-      } finally {
-        if (old == null) {
-          System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
-        } else {
-          System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, old);
-        }
+      }
+    }
+  }
+
+  /** What {@code make} returns, with every HMAC engine it makes on the JCA path or the digest path. */
+  static <T> T onHmacPath(boolean jca, java.util.function.Supplier<T> make) {
+    String old = System.getProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+    if (jca) {
+      System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
+    } else {
+      System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+    }
+    try {
+      return make.get();
+    } finally {
+      if (old == null) {
+        System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+      } else {
+        System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, old);
       }
     }
   }

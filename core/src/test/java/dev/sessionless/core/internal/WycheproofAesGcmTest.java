@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,21 +26,6 @@ import tools.jackson.databind.JsonNode;
 @Timeout(120)
 class WycheproofAesGcmTest {
   private static final String FILE = "aes_gcm_test.json";
-
-  /** Hands out the vector's IV where the engine asks for random bytes (a stand-in for the entropy source only). */
-  private static final class FixedIv extends SecureRandom {
-    private final byte[] iv;
-
-    FixedIv(byte[] iv) {
-      this.iv = iv;
-    }
-
-    @Override
-    public void nextBytes(byte[] bytes) {
-      assertEquals(iv.length, bytes.length, "the engine asks for exactly one IV");
-      System.arraycopy(iv, 0, bytes, 0, iv.length);
-    }
-  }
 
   @Test
   void everyA256GcmVectorWithA96BitIvHoldsAndOtherKeySizesAreRefused() {
@@ -84,7 +68,7 @@ class WycheproofAesGcmTest {
         if (valid) {
           byte[] ivOut = new byte[AesGcmEngine.IV_BYTES];
           byte[] produced = new byte[msg.length + AesGcmEngine.TAG_BYTES];
-          int k = engine.encrypt(aad, aad.length, msg, msg.length, new FixedIv(iv), ivOut, produced);
+          int k = engine.encrypt(aad, aad.length, msg, msg.length, new FakeRandom(iv), ivOut, produced);
           assertArrayEquals(iv, ivOut, FILE + " #" + id);
           assertArrayEquals(in, Arrays.copyOf(produced, k), FILE + " #" + id + ": ciphertext and tag produced");
         }
