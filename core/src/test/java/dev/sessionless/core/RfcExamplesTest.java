@@ -11,6 +11,7 @@ import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.AesGcmEngine;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.Deflate;
+import dev.sessionless.core.internal.EcP256Engine;
 import dev.sessionless.core.internal.Ed25519Engine;
 import dev.sessionless.core.internal.FakeRandom;
 import dev.sessionless.core.internal.HeaderParser;
@@ -30,9 +31,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The worked examples of RFC 7515 Appendix A, RFC 7516 Appendix A.1, RFC 7520 (from the JOSE
  * cookbook's machine-readable copy, vendored with its source under {@code
- * src/test/resources/rfc/jose-cookbook}) and RFC 8037 Appendix A.4, through the project's own
+ * src/test/resources/rfc/jose-cookbook}), RFC 8037 Appendix A.4 and RFC 6979 A.2.5, through the project's own
  * engines and readers: decoded, verified, and produced byte for byte where the algorithm is
- * deterministic (HMAC, Ed25519, AES-GCM with the example's IV).
+ * deterministic (HMAC, Ed25519, ECDSA with RFC 6979 nonces, AES-GCM with the example's IV).
  *
  * <p>Most examples are checked at the engine and JWS layer, not through {@code TokenCodec}: the
  * codec reads only its own kind of token (a {@code kid} in the header, {@code iss}, {@code aud},
@@ -131,6 +132,23 @@ class RfcExamplesTest {
     String own = Base64Url.encode(sign(key.engine(), input));
     assertTrue(verify(key.publicOnly().engine(), input, own));
     assertEquals(own, Base64Url.encode(sign(key.engine(), input)), "RFC 6979: the same signature again");
+  }
+
+  /**
+   * RFC 6979 A.2.5 (P-256, SHA-256): the engine signs deterministically, so its signatures of
+   * "sample" and "test" are the appendix's byte for byte (its high s included: the engine does
+   * not normalise to low-S).
+   */
+  @Test
+  void rfc6979A25Es256SignaturesAreProducedByteForByte() {
+    EcP256Engine engine = EcP256Engine.of(
+        WycheproofFiles.hex("60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6"),
+        WycheproofFiles.hex("7903FE1008B8BC99A41AE9E95628BC64F2F1B20C2D7E9F5177A3C294D4462299"),
+        WycheproofFiles.hex("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721"));
+    assertArrayEquals(WycheproofFiles.hex("EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716"
+        + "F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8"), sign(engine, "sample"));
+    assertArrayEquals(WycheproofFiles.hex("F1ABB023518351CD71D881567B1EA663ED3EFCF6C5132B354F28D3B0B7D38367"
+        + "019F4113742A2B14BD25926B49C649155F267E60D3814B4C0CC84250E46F0083"), sign(engine, "test"));
   }
 
   @Test
