@@ -41,23 +41,26 @@ class WycheproofHmacTest {
         Arguments.of("hmac_sha512_test.json", "HmacSHA512", 64, p)));
   }
 
-  /** An engine on the asked path, checked to be on it. */
+  /**
+   * An engine on the asked path, checked to be on it: the property is set (or cleared) only
+   * while the engine is made, whatever the JVM was started with.
+   */
   static HmacEngine engine(String jcaName, byte[] key, Path path) {
+    String old = System.getProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
     HmacEngine e;
-    if (path == Path.JCA) {
-      String old = System.getProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
-      System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
-      try {
-        e = new HmacEngine(jcaName, key);
-      } finally {
-        if (old == null) {
-          System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
-        } else {
-          System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, old);
-        }
+    try {
+      if (path == Path.JCA) {
+        System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
+      } else {
+        System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
       }
-    } else {
       e = new HmacEngine(jcaName, key);
+    } finally {
+      if (old == null) {
+        System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+      } else {
+        System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, old);
+      }
     }
     assertEquals(path == Path.DIGESTS, e.clonesDigests(), "the engine runs on the " + path + " path");
     return e;
