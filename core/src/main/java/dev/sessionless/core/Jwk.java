@@ -89,6 +89,7 @@ final class Jwk {
       default:
         throw new IllegalArgumentException("JWK '" + kid + "': unsupported key type " + kty);
     }
+    checkIntendedUse(node, key.algorithm(), kid);
     long p = seconds(node, "published", TokenKey.NONE_BEFORE, kid);
     long a = seconds(node, "activates", TokenKey.NONE_BEFORE, kid);
     long r = seconds(node, "retires", TokenKey.NONE_AFTER, kid);
@@ -172,6 +173,40 @@ final class Jwk {
   private static void requireAlg(String alg, String expected, String kid) {
     if (alg != null && !alg.equals(expected)) {
       throw new IllegalArgumentException("JWK '" + kid + "': alg " + alg + " does not fit this key type; expected " + expected);
+    }
+  }
+
+  /**
+   * Refuses a key its publisher marked for another use: {@code use} (RFC 7517 section 4.2), when
+   * present, must be {@code sig} for a signing algorithm and {@code enc} for {@code dir}; {@code
+   * key_ops} (section 4.3), when present, must name at least one operation of that kind ({@code
+   * sign} or {@code verify}; {@code encrypt} or {@code decrypt}).
+   */
+  private static void checkIntendedUse(JsonNode n, Algorithm a, String kid) {
+    String kind = a.isEncrypting() ? "enc" : "sig";
+    String use = text(n, "use", false);
+    if (use != null && !use.equals(kind)) {
+      throw new IllegalArgumentException("JWK '" + kid + "': \"use\" is \"" + use + "\", but a "
+          + a.joseName() + " key is for \"" + kind + "\": the key's publisher reserved it for another use");
+    }
+    JsonNode ops = n.get("key_ops");
+    if (ops == null || ops.isNull()) {
+      return;
+    }
+    if (!ops.isArray()) {
+      throw new IllegalArgumentException("JWK '" + kid + "': \"key_ops\" must be an array of strings");
+    }
+    List<String> fitting = a.isEncrypting() ? List.of("encrypt", "decrypt") : List.of("sign", "verify");
+    boolean fits = false;
+    for (JsonNode op : ops) {
+      if (!op.isString()) {
+        throw new IllegalArgumentException("JWK '" + kid + "': \"key_ops\" must be an array of strings");
+      }
+      fits |= fitting.contains(op.stringValue());
+    }
+    if (!fits) {
+      throw new IllegalArgumentException("JWK '" + kid + "': \"key_ops\" allows none of " + fitting
+          + ", which a " + a.joseName() + " key needs: the key's publisher reserved it for another use");
     }
   }
 

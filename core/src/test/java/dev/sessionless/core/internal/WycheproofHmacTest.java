@@ -1,0 +1,105 @@
+package dev.sessionless.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Wycheproof's HMAC-SHA-256/384/512 vectors through {@link HmacEngine}, on both of its paths:
+ * the MAC computed from cloned SHA-2 states (the default with the JDK's providers) and the JCA
+ * {@code Mac} that {@code -Ddev.sessionless.hmac=jca} selects.
+ *
+ * <p>Each vector is verified twice on the same engine, so that a message longer than a block
+ * is also checked through the kept first-block state, and the engine's own MAC is compared with
+ * the vector's tag.
+ *
+ * <p><b>Treated otherwise, by rule:</b> the groups with a truncated tag (half the hash length).
+ * JWS HMAC (RFC 7518 section 3.2) uses the whole MAC, and the engine refuses any other length
+ * before computing, so a truncated tag is never accepted, valid or not; for those vectors the
+ * test checks instead that the engine's full MAC begins with the tag exactly when Wycheproof says
+ * the tag is valid. Keys shorter than the algorithm's JOSE minimum (16 bytes for HS256, say) are
+ * run here at the engine level; {@code TokenKey} refuses them before any engine is made.
+ */
+@Timeout(120)
+class WycheproofHmacTest {
+  /** Which way the engine computes. */
+  enum Path { DIGESTS, JCA }
+
+  static Stream<Arguments> files() {
+    return Stream.of(Path.values()).flatMap(p -> Stream.of(
+        Arguments.of("hmac_sha256_test.json", "HmacSHA256", 32, p),
+        Arguments.of("hmac_sha384_test.json", "HmacSHA384", 48, p),
+        Arguments.of("hmac_sha512_test.json", "HmacSHA512", 64, p)));
+  }
+
+  /**
+   * An engine on the asked path, checked to be on it: the property is set (or cleared) only
+   * while the engine is made, whatever the JVM was started with.
+   */
+  static HmacEngine engine(String jcaName, byte[] key, Path path) {
+    String old = System.getProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+    HmacEngine e;
+    try {
+      if (path == Path.JCA) {
+        System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
+      } else {
+        System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+      }
+      e = new HmacEngine(jcaName, key);
+    } finally {
+      if (old == null) {
+        System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+      } else {
+        System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, old);
+      }
+    }
+    assertEquals(path == Path.DIGESTS, e.clonesDigests(), "the engine runs on the " + path + " path");
+    return e;
+  }
+
+  @ParameterizedTest(name = "{0} on the {3} path")
+  @MethodSource("files")
+  void everyFullLengthVectorHoldsAndNoTruncatedTagIsAccepted(String file, String jcaName, int macBytes, Path path) {
+    JsonNode root = WycheproofFiles.load(file);
+    WycheproofFiles.Tally full = new WycheproofFiles.Tally(file, Map.of());
+    int truncated = 0;
+    for (JsonNode group : root.get("testGroups")) {
+      int tagBytes = group.get("tagSize").asInt() / 8;
+      for (JsonNode t : group.get("tests")) {
+        int id = t.get("tcId").asInt();
+        byte[] key = WycheproofFiles.hex(t.get("key").stringValue());
+        byte[] msg = WycheproofFiles.hex(t.get("msg").stringValue());
+        byte[] tag = WycheproofFiles.hex(t.get("tag").stringValue());
+        boolean valid = "valid".equals(t.get("result").stringValue());
+        HmacEngine e = engine(jcaName, key, path);
+        byte[] mac = new byte[64];
+        assertEquals(macBytes, e.sign(msg, msg.length, mac), file + " #" + id);
+        boolean prefix = Arrays.equals(mac, 0, tagBytes, tag, 0, tagBytes);
+        boolean first = e.verify(msg, msg.length, tag, tag.length);
+        boolean again = e.verify(msg, msg.length, tag, tag.length);
+        assertEquals(first, again, file + " #" + id + ": the kept first block changed the answer");
+        if (tagBytes == macBytes) {
+          assertEquals(valid, prefix, file + " #" + id + ": the engine's MAC against the vector's tag");
+          full.record(id, valid, first, t.get("comment").stringValue());
+        } else {
+          truncated++;
+          assertFalse(first, file + " #" + id + ": a truncated tag must never verify");
+          assertEquals(valid, prefix, file + " #" + id + ": the full MAC starts with a valid truncated tag");
+        }
+      }
+    }
+    assertTrue(full.problems().isEmpty(), String.join("\n", full.problems()));
+    assertEquals(87, full.held(), "full-length vectors checked");
+    assertEquals(87, truncated, "truncated-tag vectors checked by prefix");
+    assertEquals(root.get("numberOfTests").asInt(), full.held() + truncated, "every vector of the file ran");
+  }
+}
