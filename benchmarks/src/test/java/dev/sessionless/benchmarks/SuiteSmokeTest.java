@@ -9,7 +9,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.BenchmarkList;
@@ -31,6 +33,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 class SuiteSmokeTest {
   @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES) // every benchmark in-process: 84 s measured on a loaded 2-core machine
   void everyBenchmarkRunsOnceAndTheReportReadsTheMatrix(@TempDir Path dir) throws Exception {
     Set<String> methods = new TreeSet<>();
     OutputFormat silent = OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import dev.sessionless.testing.Collected;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -85,12 +86,9 @@ class ClassLoaderLeakTest {
     return c.getProtectionDomain().getCodeSource().getLocation();
   }
 
-  /** Runs the collector until the reference clears, a bounded number of times; the referent if it never does. */
+  /** Runs the collector until the reference clears (bounded, see {@link Collected}); the referent if it never does. */
   private static ClassLoader collected(WeakReference<ClassLoader> ref) throws InterruptedException {
-    for (int i = 0; i < 20 && ref.get() != null; i++) {
-      System.gc();
-      Thread.sleep(20);
-    }
+    Collected.awaitCleared(ref);
     return ref.get();
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import dev.sessionless.testing.Collected;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -40,10 +41,7 @@ class JfrEventLeakTest {
           .filter(n -> n.equals("dev.sessionless.RejectionBurst")).collect(Collectors.toList());
       assertEquals(List.of("dev.sessionless.RejectionBurst"), seen, "the webapp's event was recorded");
     }
-    for (int i = 0; i < 20 && ref.get() != null; i++) {
-      System.gc();
-      Thread.sleep(20);
-    }
+    Collected.awaitCleared(ref); // collections until cleared, bounded: not a bet on the machine's speed
     assertNull(ref.get(), "the throwaway class loader is still reachable after its JFR event was recorded");
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sessionless.testing.Collected;
 import dev.sessionless.testing.FakeClock;
 import java.lang.ref.Reference;
 import java.lang.ref.WeakReference;
@@ -95,10 +96,7 @@ class ThreadStateTest {
     String newToken = codec.encode(Claims.builder().build());
     onEveryWorker(() -> codec.decode(newToken));
 
-    for (int i = 0; i < 20 && oldRef.get() != null; i++) {
-      System.gc();
-      Thread.sleep(20);
-    }
+    Collected.awaitCleared(oldRef); // collections until cleared, bounded: not a bet on the machine's speed
     assertNull(oldRef.get(), "the retired key (and the keyed Macs its engine pooled) is still reachable");
     for (Thread t : seen) {
       for (Object v : threadLocalValues(t)) {

@@ -9,7 +9,6 @@ import dev.sessionless.load.internal.Forks;
 import dev.sessionless.load.internal.JitSettling;
 import dev.sessionless.load.internal.Options;
 import dev.sessionless.load.internal.PeakRatios;
-import dev.sessionless.load.internal.RedisServer;
 import dev.sessionless.load.internal.ReportText;
 import dev.sessionless.load.internal.ShopWorkload;
 import java.io.IOException;
@@ -139,10 +138,8 @@ public final class LoadTool {
     Map<String, Object> results = new LinkedHashMap<>();
     json.put("systems", results);
     systems.addAll(options.systems);
-    if (systems.contains("spring-session-redis") && RedisServer.find(
-        options.redisServer == null ? null : options.redisServer.toString()).isEmpty()) {
-      String why = "spring-session-redis skipped: redis-server not found"
-          + (options.redisServer == null ? " on the PATH" : " at " + options.redisServer) + "; " + RedisServer.INSTALL_HINT;
+    if (systems.contains("spring-session-redis") && Cluster.redisExecutable(options.redisServer).isEmpty()) {
+      String why = "spring-session-redis skipped: " + Cluster.redisMissing(options.redisServer);
       progress.println(why);
       md.append(why).append(".\n\n");
       json.put("skipped", Map.of("spring-session-redis", why));

@@ -14,6 +14,7 @@ import dev.sessionless.propagation.spring.InternalTokenExchangeFilter;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -99,11 +100,11 @@ class ClientHelpersTest {
     WebClient client = WebClient.builder().clientConnector(new JdkClientHttpConnector(HttpClient.newHttpClient()))
         .baseUrl(billing.root.toString()).filter(new InternalTokenExchangeFilter(OUT, "billing")).build();
     try (CallContext.Scope s = context().open()) {
-      assertVerified(client.get().uri("/invoices").retrieve().bodyToMono(String.class).block());
+      assertVerified(client.get().uri("/invoices").retrieve().bodyToMono(String.class).block(Duration.ofSeconds(30)));
     }
     assertVerified(client.get().uri("/invoices").attribute(InternalTokenExchangeFilter.CONTEXT_ATTRIBUTE, context())
-        .retrieve().bodyToMono(String.class).block());
-    assertThrows(IllegalStateException.class, () -> client.get().uri("/invoices").retrieve().bodyToMono(String.class).block());
+        .retrieve().bodyToMono(String.class).block(Duration.ofSeconds(30)));
+    assertThrows(IllegalStateException.class, () -> client.get().uri("/invoices").retrieve().bodyToMono(String.class).block(Duration.ofSeconds(30)));
   }
 
   @Test

@@ -49,8 +49,12 @@ class EdgeLogoutReachesServicesEndToEndTest {
   static final String EDGE = "https://edge.example";
   /** The orders replicas' poll interval: the lag bound should publish/subscribe miss a message. */
   static final Duration POLL = Duration.ofSeconds(2);
-  /** The documented lag bound plus scheduling slack on a busy 2-core machine. */
-  static final Duration LAG_LIMIT = POLL.plusSeconds(1);
+  /**
+   * The documented lag bound plus slack for a loaded 2-core machine (the clock starts before the
+   * logout request, which a cold, starved JVM may take seconds to serve). Still far inside the
+   * internal tokens' 60 s, so a replica that never hears of the logout fails the test.
+   */
+  static final Duration LAG_LIMIT = POLL.plusSeconds(15);
 
   /** The edge's session clock: near real time (Redis and the services use the system clock), moved on by hand. */
   static final FakeClock edgeClock = new FakeClock(Instant.now());
@@ -151,7 +155,7 @@ class EdgeLogoutReachesServicesEndToEndTest {
             return;
           }
           URI orders = ordersUris.get(Math.floorMod(next.getAndIncrement(), ordersUris.size())).resolve("order");
-          HttpResponse<String> r = send(toOrders, HttpRequest.newBuilder(orders).build());
+          HttpResponse<String> r = send(toOrders, HttpRequest.newBuilder(orders).timeout(Duration.ofSeconds(30)).build());
           resp.setStatus(r.statusCode());
           resp.getWriter().write(r.body());
         }
@@ -173,12 +177,12 @@ class EdgeLogoutReachesServicesEndToEndTest {
   }
 
   static HttpResponse<String> get(HttpClient browser, String path) throws IOException {
-    return send(browser, HttpRequest.newBuilder(edgeUri.resolve(path)).build());
+    return send(browser, HttpRequest.newBuilder(edgeUri.resolve(path)).timeout(Duration.ofSeconds(30)).build());
   }
 
   /** A user's last internal token, replayed straight to an orders instance (as a stolen copy would be). */
   static int replay(String user, int instance) throws IOException {
-    return send(PLAIN, HttpRequest.newBuilder(ordersUris.get(instance).resolve("order"))
+    return send(PLAIN, HttpRequest.newBuilder(ordersUris.get(instance).resolve("order")).timeout(Duration.ofSeconds(30))
         .header("Authorization", lastToken.get(user)).build()).statusCode();
   }
 

@@ -156,7 +156,7 @@ class EdgeToServicesEndToEndTest {
 
   static HttpResponse<String> send(HttpClient client, URI uri) throws IOException {
     try {
-      return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+      return client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException(e);

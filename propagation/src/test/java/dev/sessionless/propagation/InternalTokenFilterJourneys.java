@@ -24,6 +24,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -126,7 +127,7 @@ abstract class InternalTokenFilterJourneys {
   }
 
   static HttpResponse<String> get(URI uri, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri);
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30));
     if (headers.length > 0) {
       b.headers(headers);
     }

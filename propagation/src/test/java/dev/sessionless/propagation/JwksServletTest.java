@@ -42,7 +42,7 @@ class JwksServletTest {
   }
 
   static HttpResponse<String> get(URI uri, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri).GET();
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET();
     if (headers.length > 0) {
       b.headers(headers);
     }
@@ -161,10 +161,10 @@ class JwksServletTest {
   @Test
   void onlyGetAndHead() throws Exception {
     URI uri = serve(JwksServlet.builder().keys(lifecycleKeys()).build());
-    HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
+    HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertEquals(405, post.statusCode());
-    HttpResponse<String> head = HTTP.send(HttpRequest.newBuilder(uri).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+    HttpResponse<String> head = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
         HttpResponse.BodyHandlers.ofString());
     assertEquals(200, head.statusCode());
     assertTrue(head.headers().firstValue("ETag").isPresent());

@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -74,7 +75,7 @@ class OutgoingHttpClientTest {
   }
 
   static HttpRequest request() {
-    return HttpRequest.newBuilder(billing.root.resolve("invoices")).header("Authorization", "Bearer stale").build();
+    return HttpRequest.newBuilder(billing.root.resolve("invoices")).timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer stale").build();
   }
 
   static String[] fields(HttpResponse<String> r) {
@@ -101,7 +102,7 @@ class OutgoingHttpClientTest {
     try (CallContext.Scope s = CallContext.ofSession(TRACE, () -> Optional.of(session())).open()) {
       f = http.sendAsync(request(), HttpResponse.BodyHandlers.ofString());
     }
-    assertEquals(TRACE.traceId(), fields(f.get())[5]);
+    assertEquals(TRACE.traceId(), fields(f.get(30, java.util.concurrent.TimeUnit.SECONDS))[5]);
   }
 
   @Test

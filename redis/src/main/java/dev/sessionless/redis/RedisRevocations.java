@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisClient;
@@ -98,9 +99,10 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   private final Clock clock;
   private final long staleBoundMillis;
   private final boolean failClosed;
+  /** When the last full read from Redis succeeded, by {@link #clock}: staleness is judged from it. */
   private volatile long lastSyncMillis;
-  /** Set by the poller only; the request path reads this one volatile field. */
-  private volatile boolean stale;
+  /** Whether the stale state was logged (by whichever thread saw it first), so it is logged once. */
+  private final AtomicBoolean staleReported = new AtomicBoolean();
   private volatile boolean closed;
 
   private RedisRevocations(Builder b) {
@@ -160,9 +162,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
    */
   @Override
   public boolean isRevoked(String sessionId) {
-    if (stale && failClosed) {
-      throw unavailable();
-    }
+    checkFresh();
     return local.isRevoked(sessionId);
   }
 
@@ -174,10 +174,34 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
    */
   @Override
   public Optional<Instant> notBefore(String subject) {
-    if (stale && failClosed) {
-      throw unavailable();
-    }
+    checkFresh();
     return local.notBefore(subject);
+  }
+
+  /**
+   * Judges staleness here, on the read path, from the time of the last successful read (one
+   * clock read and a comparison), so it holds even if the poller has died: an {@code Error}
+   * ends a scheduled task for good, and a node that fails closed must not then stay open.
+   */
+  private void checkFresh() {
+    if (isStale()) {
+      reportStale(null);
+      if (failClosed) {
+        throw unavailable();
+      }
+    }
+  }
+
+  /** Logs, once per stale spell, that the copy went stale; {@code cause} is the poller's last error, if any. */
+  private void reportStale(RuntimeException cause) {
+    if (staleReported.compareAndSet(false, true)) {
+      LOG.log(System.Logger.Level.ERROR, "no revocations could be read from Redis since " + lastSync()
+          + ", longer than the stale bound: " + (failClosed
+              ? "every revocation check now fails with REVOCATION_UNAVAILABLE (FAIL_CLOSED) until a read succeeds"
+              : "this node keeps answering from its last copy (FAIL_OPEN)")
+          + (cause == null ? "; the poller has not read Redis (see its earlier warnings, or it has stopped)"
+              : "; last error " + cause.getClass().getSimpleName()));
+    }
   }
 
   private TokenException unavailable() {
@@ -187,11 +211,11 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   }
 
   /**
-   * Whether the copy is stale: no full read from Redis has succeeded within the stale bound
-   * (decided by the poller at each attempt).
+   * Whether the copy is stale: no full read from Redis has succeeded within the stale bound, by
+   * the builder's clock (judged at each call, whether or not the poller still runs).
    */
   public boolean isStale() {
-    return stale;
+    return clock.millis() - lastSyncMillis > staleBoundMillis;
   }
 
   /** When the last full read from Redis succeeded (by the builder's clock). */
@@ -263,20 +287,13 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   private void pollQuietly() {
     try {
       sync();
-      if (stale) {
-        stale = false;
+      if (staleReported.getAndSet(false)) {
         LOG.log(System.Logger.Level.WARNING, "revocations are read from Redis again; the copy is fresh");
       }
     } catch (RuntimeException e) {
-      boolean wasStale = stale;
-      stale = clock.millis() - lastSyncMillis > staleBoundMillis;
-      if (stale && !wasStale) {
-        LOG.log(System.Logger.Level.ERROR, "no revocations could be read from Redis since " + lastSync()
-            + ", longer than the stale bound: " + (failClosed
-                ? "every revocation check now fails with REVOCATION_UNAVAILABLE (FAIL_CLOSED) until Redis is back"
-                : "this node keeps answering from its last copy (FAIL_OPEN)") + "; last error "
-            + e.getClass().getSimpleName());
-      } else if (!stale) {
+      if (isStale()) {
+        reportStale(e);
+      } else {
         LOG.log(System.Logger.Level.WARNING, "reading revocations from Redis failed (" + e.getClass().getSimpleName()
             + "): this node keeps its copy and tries again at the next poll");
       }

@@ -44,6 +44,7 @@ class RedisRevocationsTest {
   @BeforeAll
   static void startRedis() {
     redis = RedisServer.start();
+    System.out.println("RedisRevocationsTest runs on " + redis); // which binary -Dsessionless.redis.server chose
   }
 
   @AfterAll
@@ -92,6 +93,19 @@ class RedisRevocationsTest {
     return Duration.ofNanos(System.nanoTime() - start);
   }
 
+  /**
+   * The second at which Redis expires {@code key}: its clock plus the key's PTTL, read in one
+   * script (EXPIRETIME would say it directly but needs Redis 7; the store needs 6.2).
+   */
+  static long expiresAt(RedisClient raw, String key) {
+    Object at = raw.eval("local t = redis.call('TIME')\n"
+        + "local p = redis.call('PTTL', KEYS[1])\n"
+        + "if p < 0 then return p end\n"
+        + "return math.floor((tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + p + 500) / 1000)",
+        List.of(key), List.of());
+    return (Long) at;
+  }
+
   static TokenException.Reason reason(TokenCodec codec, String token) {
     return assertThrows(TokenException.class, () -> codec.decode(token)).reason();
   }
@@ -102,7 +116,7 @@ class RedisRevocationsTest {
     RedisRevocations a = node(poll, true);
     RedisRevocations b = node(poll, true);
     RedisRevocations c = node(poll, true);
-    arrives(() -> b.syncCount() >= 2 && c.syncCount() >= 2, Duration.ofSeconds(10)); // subscribed
+    arrives(() -> b.syncCount() >= 2 && c.syncCount() >= 2, Duration.ofSeconds(30)); // subscribed
     TokenCodec onA = codec(a);
     TokenCodec onB = codec(b);
     TokenCodec onC = codec(c);
@@ -113,8 +127,9 @@ class RedisRevocationsTest {
     long start = System.nanoTime();
     a.revokeSession(t.id(), t.expiresAt().plusSeconds(60));
     assertEquals(TokenException.Reason.SESSION_REVOKED, reason(onA, token), "at once on the revoking node");
-    Duration lagB = arrives(start, () -> b.isRevoked(t.id()), Duration.ofSeconds(5));
-    Duration lagC = arrives(start, () -> c.isRevoked(t.id()), Duration.ofSeconds(5));
+    // The bound is the documented one (the poll interval); the figure printed is the real lag.
+    Duration lagB = arrives(start, () -> b.isRevoked(t.id()), poll);
+    Duration lagC = arrives(start, () -> c.isRevoked(t.id()), poll);
     assertEquals(TokenException.Reason.SESSION_REVOKED, reason(onB, token));
     assertEquals(TokenException.Reason.SESSION_REVOKED, reason(onC, token));
     System.out.printf("redis revocation lag from the revoke call (publish/subscribe, busy machine, indicative): b %d µs, c %d µs%n",
@@ -126,14 +141,14 @@ class RedisRevocationsTest {
     Duration poll = Duration.ofSeconds(30);
     RedisRevocations a = node(poll, true);
     RedisRevocations b = node(poll, true);
-    arrives(() -> b.syncCount() >= 2, Duration.ofSeconds(10));
+    arrives(() -> b.syncCount() >= 2, Duration.ofSeconds(30));
     TokenCodec onB = codec(b);
     String phone = onB.encode(Claims.builder().subject("alice").authTime(clock.instant()).build());
     String laptop = onB.encode(Claims.builder().subject("alice").authTime(clock.instant()).build());
     String bob = onB.encode(Claims.builder().subject("bob").authTime(clock.instant()).build());
     clock.advance(Duration.ofSeconds(2));
     a.revokeSubject("alice", clock.instant(), clock.instant().plus(Duration.ofHours(12)));
-    arrives(() -> b.notBefore("alice").isPresent(), Duration.ofSeconds(5));
+    arrives(() -> b.notBefore("alice").isPresent(), poll);
     assertEquals(TokenException.Reason.SUBJECT_REVOKED, reason(onB, phone));
     assertEquals(TokenException.Reason.SUBJECT_REVOKED, reason(onB, laptop));
     assertEquals("bob", onB.decode(bob).subject().orElseThrow());
@@ -145,7 +160,8 @@ class RedisRevocationsTest {
     RedisRevocations b = node(Duration.ofMillis(200), false);
     long start = System.nanoTime();
     a.revokeSession("s-polled", clock.instant().plusSeconds(600));
-    Duration lag = arrives(start, () -> b.isRevoked("s-polled"), Duration.ofSeconds(5));
+    // 200 ms is the documented bound; the rest is slack for a loaded machine's scheduler.
+    Duration lag = arrives(start, () -> b.isRevoked("s-polled"), Duration.ofSeconds(15));
     System.out.printf("redis revocation lag (polling every 200 ms, busy machine, indicative): %d ms%n", lag.toMillis());
   }
 
@@ -167,8 +183,8 @@ class RedisRevocationsTest {
     a.revokeSession("s-ttl", until.minusSeconds(600)); // an earlier until never shortens it
     a.revokeSubject("dave", clock.instant(), until);
     try (RedisClient raw = RedisClient.create(redis.uri())) {
-      assertEquals(until.getEpochSecond(), raw.expireTime(prefix + "s:s-ttl"), "a Redis TTL at the until instant");
-      assertEquals(until.getEpochSecond(), raw.expireTime(prefix + "u:dave"));
+      assertEquals(until.getEpochSecond(), expiresAt(raw, prefix + "s:s-ttl"), "a Redis TTL at the until instant");
+      assertEquals(until.getEpochSecond(), expiresAt(raw, prefix + "u:dave"));
     }
     clock.advance(Duration.ofSeconds(1801));
     assertFalse(a.isRevoked("s-ttl"), "the local copy forgets it by its clock");
@@ -240,6 +256,83 @@ class RedisRevocationsTest {
     String token = TokenCodec.builder().keys(KEYS).issuer("i").audience("a").timeToLive(Duration.ofMinutes(30))
         .clock(clock).build().encode(Claims.builder().subject("alice").build());
     assertEquals("alice", codec.decode(token).subject().orElseThrow(), "FAIL_OPEN is the default");
+  }
+
+  /**
+   * The poller can die (an {@code Error} ends a scheduled task for good, silently): a node that
+   * fails closed must then still refuse once no read has succeeded within the stale bound. The
+   * staleness is judged on the read path from the last successful read, not by the poller.
+   */
+  @Test
+  void aNodeWhosePollerDiedFailsClosedOnceNoReadSucceededWithinTheStaleBound() throws Exception {
+    RedisServer own = RedisServer.start();
+    PollerKillingClock time = new PollerKillingClock(clock);
+    RedisRevocations node = RedisRevocations.builder().uri(own.uri()).clock(time).pollInterval(Duration.ofMillis(100))
+        .staleBound(Duration.ofMinutes(1)).subscribe(false).onStale(RedisRevocations.OnStale.FAIL_CLOSED).build();
+    nodes.add(node);
+    TokenCodec codec = codec(node);
+    String token = codec.encode(Claims.builder().subject("alice").build());
+    time.killPoller();
+    arrives(time::pollerKilled, Duration.ofSeconds(30)); // the poller's next read throws an Error
+    long synced = node.syncCount();
+    own.close(); // and Redis goes away for real
+    Thread.sleep(500); // five poll intervals: a live poller would have tried, a dead one does not
+    assertEquals(synced, node.syncCount(), "the poller is dead");
+    assertEquals("alice", codec.decode(token).subject().orElseThrow(), "within the stale bound the copy counts");
+
+    clock.advance(Duration.ofSeconds(61));
+    assertTrue(node.isStale(), "no successful read for longer than the stale bound");
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE, reason(codec, token),
+        "FAIL_CLOSED holds without a poller to decide it");
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE,
+        assertThrows(TokenException.class, () -> node.isRevoked("s-any")).reason());
+  }
+
+  /**
+   * The test's fake clock, which throws an {@code Error} once on the poller's thread when told
+   * to: the poller then dies as it would of any {@code Error} (its scheduled task ends for good).
+   */
+  static final class PollerKillingClock extends java.time.Clock {
+    private final FakeClock time;
+    private volatile boolean kill;
+    private volatile boolean killed;
+
+    PollerKillingClock(FakeClock time) {
+      this.time = time;
+    }
+
+    void killPoller() {
+      kill = true;
+    }
+
+    boolean pollerKilled() {
+      return killed;
+    }
+
+    @Override
+    public long millis() {
+      if (kill && Thread.currentThread().getName().equals("sessionless-redis-poll")) {
+        kill = false;
+        killed = true;
+        throw new InternalError("the poller dies, as of any Error");
+      }
+      return time.millis();
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis());
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return time.getZone();
+    }
+
+    @Override
+    public java.time.Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
   }
 
   @Test

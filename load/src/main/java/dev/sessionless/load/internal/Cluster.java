@@ -6,6 +6,7 @@ import dev.sessionless.core.KeySource;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.load.LoadException;
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.testing.RedisServer;
 import jakarta.servlet.DispatcherType;
 import java.net.URI;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -123,7 +125,7 @@ public final class Cluster implements AutoCloseable {
 
   /**
    * Starts {@code count} nodes; {@code redisServer} is the {@code redis-server} executable for
-   * {@link Kind#SPRING_SESSION_REDIS} ({@code null}: look on the {@code PATH}). {@code headerCache}
+   * {@link Kind#SPRING_SESSION_REDIS} ({@code null}: see {@link #redisExecutable}). {@code headerCache}
    * is each node's Jetty header cache ({@code HttpConfiguration.setHeaderCacheSize}; 0 turns it
    * off). Jetty keeps, per connection, the values of headers such as {@code Cookie} that it
    * expects to repeat, up to that many characters in all; a session cookie that changes on every
@@ -146,16 +148,41 @@ public final class Cluster implements AutoCloseable {
       dev.sessionless.core.Compression compression) {
     RedisServer redis = null;
     if (kind == Kind.SPRING_SESSION_REDIS) {
-      Path exe = RedisServer.find(redisServer == null ? null : redisServer.toString())
-          .orElseThrow(() -> new LoadException(LoadException.Reason.SYSTEM_FAILED,
-              "redis-server not found" + (redisServer == null ? " on the PATH" : " at " + redisServer)
-                  + ": " + RedisServer.INSTALL_HINT));
-      redis = RedisServer.start(exe);
+      Path exe = redisExecutable(redisServer)
+          .orElseThrow(() -> new LoadException(LoadException.Reason.SYSTEM_FAILED, redisMissing(redisServer)));
+      try {
+        redis = RedisServer.start(exe);
+      } catch (IllegalStateException e) {
+        throw new LoadException(LoadException.Reason.SYSTEM_FAILED, e.getMessage(), e);
+      }
     }
     if (kind == Kind.HTTP_SESSION_PADDED) {
       return startPadded(count, headerCache, DEFAULT_PADDING);
     }
     return new Cluster(kind, count, redis, headerCache, algorithm, compression, 0).startNodes(count);
+  }
+
+  /**
+   * The {@code redis-server} for {@link Kind#SPRING_SESSION_REDIS}: {@code explicit} when given
+   * (empty if it is not an executable file), otherwise the test-support launcher's choice ({@code
+   * redis-server} on the {@code PATH}, else the binary this tool's jar carries; see {@link
+   * RedisServer}).
+   */
+  public static Optional<Path> redisExecutable(Path explicit) {
+    if (explicit != null) {
+      return RedisServer.isExecutableFile(explicit) ? Optional.of(explicit) : Optional.empty();
+    }
+    try {
+      return Optional.of(RedisServer.chosenExecutable());
+    } catch (IllegalStateException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Why {@link #redisExecutable} found nothing, and what to do. */
+  public static String redisMissing(Path explicit) {
+    return "redis-server not found" + (explicit == null ? " on the PATH nor in this tool's jar" : " at " + explicit)
+        + "; " + RedisServer.INSTALL_HINT + ", or pass --redis-server=/path/to/redis-server";
   }
 
   /** Starts {@code count} nodes; on a failure stops what started (and Redis) and rethrows. */

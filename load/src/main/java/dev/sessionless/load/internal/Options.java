@@ -47,7 +47,7 @@ public final class Options {
   public final String fork;
   /** Faults: whether the key rotation keeps the old key for verification (false: a broken rotation). */
   public final boolean keepOldKey;
-  /** The {@code redis-server} to run, or {@code null} to look on the {@code PATH}. */
+  /** The {@code redis-server} to run, or {@code null} for the launcher's choice (see {@code Cluster.redisExecutable}). */
   public final Path redisServer;
   /** Jetty's per-connection header cache size on every node of every system (Jetty's default: 1024). */
   public final int jettyHeaderCache;
@@ -181,7 +181,8 @@ public final class Options {
         "                                                          opaque --padding=" + Cluster.DEFAULT_PADDING
             + "-character cookie renewed every reply,",
         "                                                          the ceiling for any session carried in a cookie",
-        "  --redis-server=PATH                                     default: redis-server on the PATH",
+        "  --redis-server=PATH                                     default: redis-server on the PATH, else the",
+        "                                                          Redis 6.2 binary this jar carries",
         "  --jetty-header-cache=0                                  every node's Jetty header cache (Jetty's own default",
         "                                                          1024 re-caches a changed session cookie every request)",
         "  --sessionless-algorithm=hs256                           hs256 (signed tokens) or dir (encrypted, A256GCM)",

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -38,7 +39,7 @@ class PaddingCookieHandlerTest {
       Set<String> values = new HashSet<>();
       String session = null;
       for (int i = 0; i < 3; i++) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(browse);
+        HttpRequest.Builder b = HttpRequest.newBuilder(browse).timeout(Duration.ofSeconds(30));
         if (session != null) {
           b.header("Cookie", session + "; " + values.iterator().next());
         }

@@ -11,6 +11,7 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.testing.Collected;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -198,16 +199,9 @@ class RedeployLeakTest {
 
   private static final ReferenceQueue<ClassLoader> QUEUE = new ReferenceQueue<>();
 
-  /** Bounded: up to ten collections, each followed by a wait for the reference to be enqueued. */
+  /** Collections until the reference clears, bounded by {@link Collected} (not by the machine's speed). */
   private static boolean collected(WeakReference<ClassLoader> ref) throws InterruptedException {
-    for (int i = 0; i < 10; i++) {
-      System.gc();
-      if (ref.refersTo(null)) {
-        return true;
-      }
-      QUEUE.remove(200);
-    }
-    return ref.refersTo(null);
+    return Collected.awaitCleared(ref);
   }
 
   private static Path webapp(String name, boolean park) throws IOException {

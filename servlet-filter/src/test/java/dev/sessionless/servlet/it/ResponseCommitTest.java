@@ -131,6 +131,7 @@ class ResponseCommitTest {
         CommitServlet.STREAMS.computeIfAbsent(id, k -> new CompletableFuture<>());
     String head;
     try (Socket socket = new Socket("127.0.0.1", container.port())) {
+      socket.setSoTimeout(30_000);
       OutputStream out = socket.getOutputStream();
       out.write(("GET /c/stream?value=sse&id=" + id + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
           .getBytes(StandardCharsets.US_ASCII));

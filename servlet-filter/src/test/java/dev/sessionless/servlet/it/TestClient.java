@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class TestClient {
   }
 
   public Reply get(String pathAndQuery) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).GET();
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(Duration.ofSeconds(30)).GET();
     if (!cookies.isEmpty()) {
       b.header("Cookie", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
           .collect(Collectors.joining("; ")));

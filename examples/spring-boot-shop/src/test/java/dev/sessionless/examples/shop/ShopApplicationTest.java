@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -48,12 +49,12 @@ class ShopApplicationTest {
   }
 
   private HttpResponse<String> get(String path) throws Exception {
-    return client.send(HttpRequest.newBuilder(roundRobin(path)).header("Accept", "text/html").build(),
+    return client.send(HttpRequest.newBuilder(roundRobin(path)).timeout(Duration.ofSeconds(30)).header("Accept", "text/html").build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> post(String path, String form) throws Exception {
-    return client.send(HttpRequest.newBuilder(roundRobin(path)).header("Accept", "text/html")
+    return client.send(HttpRequest.newBuilder(roundRobin(path)).timeout(Duration.ofSeconds(30)).header("Accept", "text/html")
         .header("Content-Type", "application/x-www-form-urlencoded")
         .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
   }
