@@ -58,11 +58,13 @@ public final class InternalTokenVerifier {
   private static final ObjectMapper PEEK = JsonMapper.builder().build();
 
   private final String audience;
+  private final Clock clock;
   private final Map<String, TokenCodec> byIssuer;
   private final TokenCodec only;
 
   private InternalTokenVerifier(Builder b) {
     this.audience = b.audience;
+    this.clock = b.clock;
     Map<String, TokenCodec> m = new LinkedHashMap<>();
     for (Map.Entry<String, KeySource> e : b.issuers.entrySet()) {
       TokenCodec.Builder codec = TokenCodec.builder().keys(e.getValue()).algorithm(Algorithm.ES256)
@@ -119,6 +121,14 @@ public final class InternalTokenVerifier {
       throw new TokenException(Reason.MALFORMED, "the token's sid, act or " + InternalTokens.PARENT_CLAIM
           + " claim is not of the expected shape", e);
     }
+  }
+
+  /**
+   * Whether {@code token}, by this verifier's clock, has less than the one second left that
+   * {@link InternalTokenMinter#remint} needs: accepted within the leeway, or lapsed since.
+   */
+  boolean tooLateToRemint(InternalToken token) {
+    return token.expiresAt().getEpochSecond() - Math.floorDiv(clock.millis(), 1000) < 1;
   }
 
   /** The unverified {@code iss}, only to choose a codec; the codec then checks it exactly. */
