@@ -52,8 +52,9 @@ public final class OutgoingTokens {
   /**
    * The token for a call to {@code audience} from the current call context.
    *
-   * @throws IllegalStateException if no context is bound to this thread, or it has neither a
-   *     session nor a token (a request without a browser session at the edge)
+   * @throws NoSessionException if the context has neither a session nor a token (a request
+   *     without a browser session at the edge), which {@link EdgeContextFilter} answers {@code 401}
+   * @throws IllegalStateException if no context is bound to this thread
    * @throws IllegalArgumentException if {@code audience} has no grant
    * @throws dev.sessionless.core.TokenException as the minter does ({@code EXPIRED}, ...)
    */
@@ -75,8 +76,7 @@ public final class OutgoingTokens {
     if (context.token().isPresent()) {
       return minter.remint(context.token().get(), audience, names);
     }
-    EdgeSession session = context.session().orElseThrow(() -> new IllegalStateException(
-        "the request has no session: there is no user to call on behalf of; sign the user in first"));
+    EdgeSession session = context.session().orElseThrow(NoSessionException::new);
     return minter.mint(session, audience, names);
   }
 
