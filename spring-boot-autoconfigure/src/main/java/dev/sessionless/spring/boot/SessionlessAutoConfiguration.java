@@ -7,6 +7,7 @@ import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.jackson.JacksonStateMapper;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.spring.boot.internal.AttributeTypeResolver;
 import dev.sessionless.spring.boot.internal.KeyringFactory;
 import dev.sessionless.spring.boot.internal.RevocationConfigured;
 import dev.sessionless.spring.boot.internal.RevocationFactory;
@@ -28,6 +29,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 import tools.jackson.databind.json.JsonMapper;
@@ -205,6 +207,21 @@ public class SessionlessAutoConfiguration {
       + " a copied session token stays usable after logout, renewable up to its absolute lifetime"
       + " (sessionless.absolute-lifetime). Set sessionless.revocation.type to memory (one instance), redis or"
       + " published (several instances) to make logout revoke it.";
+
+  /**
+   * With Spring MVC: a session attribute of a type {@code sessionless.attribute-types} does not
+   * list is logged once per type naming that property, and answered {@code 500} without a stack
+   * trace.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
+  static class WebMvc {
+    @Bean
+    @ConditionalOnMissingBean(AttributeTypeResolver.class)
+    AttributeTypeResolver sessionlessAttributeTypeResolver() {
+      return new AttributeTypeResolver();
+    }
+  }
 
   /** "Log out everywhere" for application code, writing to the revocation store. */
   @Bean
