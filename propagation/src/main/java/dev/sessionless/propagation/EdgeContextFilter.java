@@ -6,6 +6,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.time.Instant;
@@ -35,6 +36,14 @@ import java.util.Set;
  * HttpSession} has no such notion). Tokens carry it as {@code auth_time}, so that a receiving
  * service with a revocation source can honour "log out everywhere"; without it they carry none,
  * and such a receiver refuses them once the subject has a not-before instant.
+ *
+ * <p><b>No session.</b> A request without a browser session that asks {@link OutgoingTokens}
+ * for a token (a page that calls other services, reached before login) gets {@link
+ * NoSessionException}; when it leaves the application before the response is committed, this
+ * filter answers {@code 401} ({@code Cache-Control: no-store}, a one-line text body, headers set
+ * so far kept), never a {@code 500} with a stack trace. An application that prefers a redirect to
+ * its login page requires login for such paths (Spring Security's rules, say), so the request
+ * never gets this far.
  *
  * <p>Thread-safe. The context is bound to the serving thread only.
  */
@@ -99,7 +108,28 @@ public final class EdgeContextFilter implements Filter {
     request.setAttribute(InternalTokenFilter.CONTEXT_ATTRIBUTE, context);
     try (CallContext.Scope scope = context.open()) {
       chain.doFilter(req, res);
+    } catch (IOException | ServletException | RuntimeException e) {
+      if (!(res instanceof HttpServletResponse) || res.isCommitted() || !noSession(e)) {
+        throw e;
+      }
+      HttpServletResponse response = (HttpServletResponse) res;
+      response.resetBuffer();
+      response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+      response.setHeader("Cache-Control", "no-store");
+      response.setContentType("text/plain;charset=UTF-8");
+      response.getWriter().write("sign in first: this page acts on behalf of a signed-in user\n");
     }
+  }
+
+  /** Whether {@code e} is (or wraps) the {@link NoSessionException} of {@link OutgoingTokens}. */
+  private static boolean noSession(Throwable e) {
+    Throwable t = e;
+    for (int depth = 0; t != null && depth < 32; depth++, t = t.getCause()) {
+      if (t instanceof NoSessionException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The login time the session filter published, read after the session was (which decodes it). */

@@ -36,6 +36,16 @@ import java.util.function.Predicate;
  * refused like any bad token, when the verifier has a revocation source. The incoming {@code
  * traceparent} is kept if valid, else a new trace starts ({@link TraceContext}).
  *
+ * <p><b>A token in its leeway.</b> The verifier accepts a token up to its clock leeway (30 s
+ * unless set) after its expiry, for clocks that disagree; such a token cannot be re-minted for
+ * the next call ({@link InternalTokenMinter#remint} refuses a parent with less than a second
+ * left, with {@code TokenException} {@code EXPIRED}): riding on the leeway again at every hop
+ * would stretch a lapsed token through the whole chain. When that exception (or one wrapping
+ * it) leaves the application while the caller's token has less than that second left, and
+ * the response is not committed yet, the filter answers what the caller's expired token
+ * deserves: {@code 401} with {@code WWW-Authenticate: Bearer error="invalid_token"}, never a
+ * {@code 500}; the caller mints a fresh token and calls again.
+ *
  * <p><b>Hook</b>: {@link Builder#check(Predicate)} runs after verification, before the
  * application (for checks of its own; revocation belongs in the verifier); a {@code false}
  * answer refuses the token like a bad one, and a {@link TokenException} it throws is treated by
@@ -114,7 +124,34 @@ public final class InternalTokenFilter implements Filter {
     request.setAttribute(CONTEXT_ATTRIBUTE, context);
     try (CallContext.Scope scope = context.open()) {
       chain.doFilter(request, response);
+    } catch (IOException | ServletException | RuntimeException e) {
+      if (response.isCommitted() || !callerTokenLapsed(e, verified)) {
+        throw e;
+      }
+      // The application could not re-mint because the caller's token lapsed while (or before)
+      // it was served, inside the verifier's clock leeway: the caller's expired token, not a
+      // failure here. The caller gets what it would have got a moment later: a refusal.
+      LOG.log(System.Logger.Level.DEBUG, "trace={0}: the caller''s internal token expired before it could be "
+          + "re-minted for the next call: refused as expired", trace.traceId());
+      response.reset();
+      refuse(response, "Bearer error=\"invalid_token\", error_description=\"The access token expired\"");
     }
+  }
+
+  /**
+   * Whether {@code e} is (or wraps) a {@code TokenException} with reason {@code EXPIRED} thrown
+   * while the caller's token, by the verifier's clock, has less than the one second left that
+   * a re-mint needs ({@link InternalTokenMinter#remint}): the token was accepted within the
+   * clock leeway, or lapsed while the request was served.
+   */
+  private boolean callerTokenLapsed(Throwable e, InternalToken verified) {
+    Throwable t = e;
+    for (int depth = 0; t != null && depth < 32; depth++, t = t.getCause()) {
+      if (t instanceof TokenException && ((TokenException) t).reason() == TokenException.Reason.EXPIRED) {
+        return verifier.tooLateToRemint(verified);
+      }
+    }
+    return false;
   }
 
   /** The token of an {@code Authorization}-style value: the scheme {@code Bearer} (any case) and a token68. */

@@ -95,7 +95,10 @@ public final class InternalTokenMinter {
    * the parent carries (never others), a lifetime no longer than the parent's, and this service
    * recorded as the current actor with the parent's actors nested inside.
    *
-   * @throws TokenException {@code EXPIRED} if the parent has expired; as {@link #mint} otherwise
+   * @throws TokenException {@code EXPIRED} if the parent has expired or ends within a second by
+   *     this minter's clock, as a token the verifier accepted within its clock leeway does (no
+   *     token is minted that only the next hop's leeway would keep alive); {@link
+   *     InternalTokenFilter} answers the caller {@code 401} for it. As {@link #mint} otherwise
    */
   public String remint(InternalToken parent, String audience, Collection<String> stateNames) {
     Objects.requireNonNull(parent, "parent");

@@ -1,8 +1,5 @@
 package dev.sessionless.propagation;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
@@ -15,7 +12,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Verifies internal tokens in a downstream service: only tokens for its own audience, from the
@@ -37,7 +34,10 @@ import java.util.Set;
  * InternalToken token = verifier.verify(bearer);   // or TokenException with a reason
  * }</pre>
  *
- * <p>Beyond what the codec checks (signature with the key the {@code kid} names and its own
+ * <p>First, a token whose (unverified) header does not say {@code typ} {@value
+ * InternalTokens#TOKEN_TYPE} is refused with {@code WRONG_TOKEN_TYPE}, before its issuer is
+ * looked at: a browser session token sent as a bearer token is named for what it is. Beyond
+ * what the codec checks (signature with the key the {@code kid} names and its own
  * algorithm, {@code typ} = {@value InternalTokens#TOKEN_TYPE}, {@code iss}, {@code aud},
  * {@code exp}), a token must carry {@code sid}, an {@code act} whose current actor is its
  * issuer ({@code MALFORMED} otherwise), and its bounds ({@value InternalTokens#PARENT_CLAIM};
@@ -55,14 +55,22 @@ public final class InternalTokenVerifier {
   /** Longest token accepted, checked before anything is decoded. */
   static final int MAX_TOKEN_LENGTH = 8192;
   private static final int MAX_ACTORS = 16;
-  private static final ObjectMapper PEEK = JsonMapper.builder().build();
+  /** 9999-12-31T23:59:59Z, the last second a NumericDate of this project may name. */
+  private static final long MAX_EPOCH_SECOND = 253402300799L;
+  private static final System.Logger LOG = System.getLogger(InternalTokenVerifier.class.getName());
+  /** Faults on this side, each cause logged once. */
+  static final FaultLog FAULTS = new FaultLog(LOG);
 
   private final String audience;
+  private final Clock clock;
   private final Map<String, TokenCodec> byIssuer;
   private final TokenCodec only;
+  /** {@link #check}; another function only in tests that stand in for a bug on this side. */
+  private final Function<SessionToken, InternalToken> checker;
 
   private InternalTokenVerifier(Builder b) {
     this.audience = b.audience;
+    this.clock = b.clock;
     Map<String, TokenCodec> m = new LinkedHashMap<>();
     for (Map.Entry<String, KeySource> e : b.issuers.entrySet()) {
       TokenCodec.Builder codec = TokenCodec.builder().keys(e.getValue()).algorithm(Algorithm.ES256)
@@ -76,6 +84,7 @@ public final class InternalTokenVerifier {
     }
     this.byIssuer = Map.copyOf(m);
     this.only = m.size() == 1 ? m.values().iterator().next() : null;
+    this.checker = b.checker;
   }
 
   /** A builder; the audience and at least one issuer are required. */
@@ -94,8 +103,12 @@ public final class InternalTokenVerifier {
    * @return the verified token
    * @throws TokenException for every rejection, with its reason ({@code WIDENED} for a token
    *     that exceeds the bounds it was minted in, {@code SESSION_REVOKED} and {@code
-   *     SUBJECT_REVOKED} with a revocation source); a reason that is no rejection ({@code
-   *     INTERNAL}, {@code REVOCATION_UNAVAILABLE}) means a failure on this side
+   *     SUBJECT_REVOKED} with a revocation source; {@code WRONG_TOKEN_TYPE}, checked first, for
+   *     a token whose header is not of typ {@value InternalTokens#TOKEN_TYPE}, such as a browser
+   *     session token; {@code MALFORMED} for claims of the wrong shape); a reason that is no
+   *     rejection ({@code INTERNAL}, {@code REVOCATION_UNAVAILABLE}) means a failure on this
+   *     side: a fault in the checks after decoding is {@code INTERNAL}, logged at ERROR once per
+   *     cause, never blamed on the caller
    */
   public InternalToken verify(String token) {
     if (token == null) {
@@ -105,47 +118,47 @@ public final class InternalTokenVerifier {
       throw new TokenException(Reason.TOO_LARGE,
           "the token is " + token.length() + " characters, over the limit of " + MAX_TOKEN_LENGTH);
     }
-    TokenCodec codec = only != null ? only : byIssuer.get(peekIssuer(token));
+    UnverifiedPeek.requireInternalType(token);
+    TokenCodec codec = only != null ? only : byIssuer.get(UnverifiedPeek.issuer(token));
     if (codec == null) {
       throw new TokenException(Reason.WRONG_ISSUER,
           "the token's issuer is not one this service accepts: add it to the verifier's issuers if it should be");
     }
     SessionToken t = codec.decode(token);
     try {
-      return check(t);
+      return checker.apply(t);
     } catch (TokenException e) {
       throw e;
     } catch (RuntimeException e) {
-      throw new TokenException(Reason.MALFORMED, "the token's sid, act or " + InternalTokens.PARENT_CLAIM
-          + " claim is not of the expected shape", e);
+      // Every shape the token's sender controls is checked above and refused as a rejection:
+      // what is left is a fault on this side, never the caller's bad token.
+      FAULTS.report(e);
+      throw new TokenException(Reason.INTERNAL, "checking a verified internal token failed on this side (a bug): "
+          + "the token was not accepted; see the error logged once for this cause", e);
     }
   }
 
-  /** The unverified {@code iss}, only to choose a codec; the codec then checks it exactly. */
-  static String peekIssuer(String token) {
-    int a = token.indexOf('.');
-    int b = a < 0 ? -1 : token.indexOf('.', a + 1);
-    if (b < 0) {
-      throw new TokenException(Reason.MALFORMED, "not a compact JWS: expected three parts separated by dots");
-    }
-    try {
-      byte[] payload = Base64.getUrlDecoder().decode(token.substring(a + 1, b));
-      JsonNode iss = PEEK.readTree(payload).get("iss");
-      return iss != null && iss.isString() ? iss.asString() : "";
-    } catch (RuntimeException e) {
-      throw new TokenException(Reason.MALFORMED, "the token's payload is not base64url JSON");
-    }
+  /**
+   * Whether {@code token}, by this verifier's clock, has less than the one second left that
+   * {@link InternalTokenMinter#remint} needs: accepted within the leeway, or lapsed since.
+   */
+  boolean tooLateToRemint(InternalToken token) {
+    return token.expiresAt().getEpochSecond() - Math.floorDiv(clock.millis(), 1000) < 1;
   }
 
   private static InternalToken check(SessionToken t) {
-    String sid = t.claim(InternalTokens.SESSION_ID_CLAIM, String.class).orElseThrow(() -> new TokenException(
+    Object sidClaim = claim(t, InternalTokens.SESSION_ID_CLAIM, Object.class).orElseThrow(() -> new TokenException(
         Reason.MISSING_CLAIM, "an internal token must carry the session id (sid)"));
+    if (!(sidClaim instanceof String)) {
+      throw new TokenException(Reason.MALFORMED, "the token's sid claim must be a string");
+    }
+    String sid = (String) sidClaim;
     List<String> actors = actors(t);
     if (!actors.get(0).equals(t.issuer())) {
       throw new TokenException(Reason.MALFORMED,
           "the token's current actor (act.sub) is not its issuer: a service records itself when it mints");
     }
-    Map<?, ?> parent = t.claim(InternalTokens.PARENT_CLAIM, Map.class).orElseThrow(() -> new TokenException(
+    Map<?, ?> parent = claim(t, InternalTokens.PARENT_CLAIM, Map.class).orElseThrow(() -> new TokenException(
         Reason.MISSING_CLAIM, "an internal token must carry the bounds it was minted in (" + InternalTokens.PARENT_CLAIM
             + "): mint it with InternalTokenMinter"));
     Object exp = parent.get("exp");
@@ -162,6 +175,9 @@ public final class InternalTokenVerifier {
       parentNames.add((String) n);
     }
     long parentExp = ((Number) exp).longValue();
+    if (parentExp < 0 || parentExp > MAX_EPOCH_SECOND || parentExp != ((Number) exp).doubleValue()) {
+      throw new TokenException(Reason.MALFORMED, InternalTokens.PARENT_CLAIM + ".exp must be whole seconds from 1970 to 9999");
+    }
     if (t.expiresAt().getEpochSecond() > parentExp) {
       throw new TokenException(Reason.WIDENED,
           "the token expires after the token it was minted from: a re-mint may only shorten the lifetime");
@@ -187,9 +203,25 @@ public final class InternalTokenVerifier {
     return new InternalToken(t, sid, actors, Instant.ofEpochSecond(parentExp), parentNames, authTime);
   }
 
+  /**
+   * A claim read as {@code type}; one of another type is the sender's malformed token ({@code
+   * MALFORMED}), never a {@code STATE_MAPPING} failure on this side.
+   */
+  private static <T> Optional<T> claim(SessionToken t, String name, Class<T> type) {
+    try {
+      return t.claim(name, type);
+    } catch (TokenException e) {
+      if (e.reason() == Reason.STATE_MAPPING) {
+        throw new TokenException(Reason.MALFORMED, "the token's " + name + " claim is not of the expected shape ("
+            + type.getSimpleName() + ")");
+      }
+      throw e;
+    }
+  }
+
   /** The actor chain, current first, from the nested {@code act} claim. */
   private static List<String> actors(SessionToken t) {
-    Object act = t.claim(InternalTokens.ACTOR_CLAIM, Map.class).orElseThrow(() -> new TokenException(
+    Object act = claim(t, InternalTokens.ACTOR_CLAIM, Map.class).orElseThrow(() -> new TokenException(
         Reason.MISSING_CLAIM, "an internal token must name its actor (act)"));
     List<String> chain = new ArrayList<>();
     while (act != null) {
@@ -217,8 +249,15 @@ public final class InternalTokenVerifier {
     private Clock clock = Clock.systemUTC();
     private Duration clockSkew = Duration.ofSeconds(30);
     private RevocationSource revocation;
+    private Function<SessionToken, InternalToken> checker = InternalTokenVerifier::check;
 
     private Builder() {}
+
+    /** Replaces the checks after decoding: for tests that need a fault on this side. */
+    Builder checkerForTests(Function<SessionToken, InternalToken> checker) {
+      this.checker = Objects.requireNonNull(checker, "checker");
+      return this;
+    }
 
     /**
      * Checks every verified token against a revocation source, the same one (or a replica of

@@ -52,8 +52,9 @@ public final class OutgoingTokens {
   /**
    * The token for a call to {@code audience} from the current call context.
    *
-   * @throws IllegalStateException if no context is bound to this thread, or it has neither a
-   *     session nor a token (a request without a browser session at the edge)
+   * @throws NoSessionException if the context has neither a session nor a token (a request
+   *     without a browser session at the edge), which {@link EdgeContextFilter} answers {@code 401}
+   * @throws IllegalStateException if no context is bound to this thread
    * @throws IllegalArgumentException if {@code audience} has no grant
    * @throws dev.sessionless.core.TokenException as the minter does ({@code EXPIRED}, ...)
    */
@@ -75,8 +76,7 @@ public final class OutgoingTokens {
     if (context.token().isPresent()) {
       return minter.remint(context.token().get(), audience, names);
     }
-    EdgeSession session = context.session().orElseThrow(() -> new IllegalStateException(
-        "the request has no session: there is no user to call on behalf of; sign the user in first"));
+    EdgeSession session = context.session().orElseThrow(NoSessionException::new);
     return minter.mint(session, audience, names);
   }
 
@@ -108,10 +108,19 @@ public final class OutgoingTokens {
    * of {@link #headersFor(String)} for {@code audience} (replacing any of the same name),
    * computed on the calling thread, also for {@code sendAsync}. Its configuration is the
    * delegate's; closing it (JDK 21 and later) leaves the delegate open: close that yourself.
+   *
+   * @throws IllegalArgumentException if {@code audience} has no grant, or if {@code delegate}
+   *     follows redirects: the JDK client re-sends a request's headers along a redirect, to
+   *     another origin too, so the token would reach whatever a redirect names
    */
   public HttpClient httpClient(HttpClient delegate, String audience) {
     Objects.requireNonNull(delegate, "delegate");
     requireGrant(audience);
+    if (delegate.followRedirects() != HttpClient.Redirect.NEVER) {
+      throw new IllegalArgumentException("the HttpClient follows redirects (" + delegate.followRedirects()
+          + "), and it re-sends every header, the internal token too, to wherever a redirect points: build it with "
+          + "followRedirects(HttpClient.Redirect.NEVER) (HttpClient.newHttpClient() does) and handle a 3xx yourself");
+    }
     return new TokenAttachingHttpClient(delegate, this, audience);
   }
 

@@ -23,6 +23,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import dev.sessionless.testing.FakeClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The receiving filter's journeys in a real servlet container, called over real HTTP on
@@ -44,6 +46,7 @@ import org.junit.jupiter.api.TestInstance;
  * Jetty 12.0 (ee10), {@link InternalTokenFilterTomcat11Test} in Tomcat 11.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(60)
 abstract class InternalTokenFilterJourneys {
   static final String EDGE = "https://edge.example";
   static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -278,5 +281,78 @@ abstract class InternalTokenFilterJourneys {
     }
     assertTrue(TraceContext.parse("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-future").isPresent(),
         "a later version is read by its first fields");
+  }
+
+  /** A middle service that re-mints the token it was called with for a call to billing. */
+  static final class Remints extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private final transient OutgoingTokens outgoing;
+
+    Remints(OutgoingTokens outgoing) {
+      this.outgoing = outgoing;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+      String next = outgoing.tokenFor("billing");
+      resp.setContentType("text/plain");
+      resp.getWriter().write(next.isEmpty() ? "none" : "minted");
+    }
+  }
+
+  @Test
+  void aTokenAcceptedInTheClockLeewayThatCannotBeRemintedIsTheCallersExpiredToken401Not500() throws Exception {
+    FakeClock clock = new FakeClock(Instant.parse("2026-01-01T10:00:00Z"));
+    InternalTokenMinter edgeAtClock = InternalTokenMinter.builder().keys(edgeKeys).issuer(EDGE).clock(clock).build();
+    String token = edgeAtClock.mint(EdgeSession.builder().sessionId("s-9").subject("alice")
+        .expiresAt(clock.instant().plusSeconds(600)).put("tenant", "t-7").build(), "orders", Set.of("tenant"));
+    Instant exp = clock.instant().plusSeconds(60);
+    InternalTokenMinter orders = InternalTokenMinter.builder().issuer("orders")
+        .keys(KeySet.of(TokenKey.generate("orders-1", Algorithm.ES256))).clock(clock).build();
+    OutgoingTokens outgoing = OutgoingTokens.builder().minter(orders).grant("billing", "tenant").build();
+    InternalTokenFilter filter = InternalTokenFilter.builder().verifier(InternalTokenVerifier.builder()
+        .audience("orders").issuer(EDGE, edgePublic).clock(clock).build()).build();
+    service = start((classes, ctx) -> {
+      ctx.addFilter("internal-token", filter).addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+      ctx.addServlet("remints", new Remints(outgoing)).addMapping("/*");
+    });
+    URI uri = service.root().resolve("orders");
+
+    clock.set(exp.minusSeconds(2));
+    HttpResponse<String> live = get(uri, "Authorization", "Bearer " + token);
+    assertEquals(200, live.statusCode(), live.body());
+    assertEquals("minted", live.body());
+
+    // No second left for a re-mint, then 1 s and 29 s into the verifier's 30 s leeway.
+    for (Duration at : List.of(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(29))) {
+      clock.set(exp.plus(at));
+      HttpResponse<String> r = get(uri, "Authorization", "Bearer " + token);
+      assertEquals(401, r.statusCode(), "at exp" + at + ": " + r.body());
+      assertTrue(r.headers().firstValue("WWW-Authenticate").orElseThrow().startsWith("Bearer error=\"invalid_token\""),
+          r.headers().map().toString());
+      assertFalse(r.body().contains("Exception") || r.body().contains("at dev.sessionless"), r.body());
+    }
+
+    clock.set(exp.plusSeconds(31));
+    assertEquals(401, get(uri, "Authorization", "Bearer " + token).statusCode(), "past the leeway: the verifier's refusal");
+  }
+
+  @Test
+  void anotherFailureOfTheApplicationIsNotTurnedIntoA401() throws Exception {
+    InternalTokenFilter filter = InternalTokenFilter.builder().verifier(InternalTokenVerifier.builder()
+        .audience("orders").issuer(EDGE, edgePublic).build()).build();
+    service = start((classes, ctx) -> {
+      ctx.addFilter("internal-token", filter).addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+      ctx.addServlet("fails", new HttpServlet() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+          throw new TokenException(TokenException.Reason.EXPIRED, "some other token of the application's expired");
+        }
+      }).addMapping("/*");
+    });
+    assertEquals(500, get(service.root().resolve("orders"), "Authorization", "Bearer " + token("orders")).statusCode(),
+        "the caller's token is fresh: an EXPIRED from elsewhere is the application's own failure");
   }
 }

@@ -1,6 +1,7 @@
 package dev.sessionless.propagation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +23,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Minting at the edge and re-minting in a service, verified downstream with keys fetched from
@@ -291,5 +293,76 @@ class InternalTokenMintingTest {
     assertThrows(IllegalStateException.class, () -> InternalTokenVerifier.builder().audience("x").build());
     assertThrows(IllegalArgumentException.class,
         () -> InternalTokenVerifier.builder().issuer(EDGE, edgePublic).issuer(EDGE, edgePublic));
+  }
+
+  @Test
+  @Timeout(60)
+  void aBrowserSessionTokenSentAsABearerTokenIsRefusedAsTheWrongTokenTypeWhateverItsIssuer() {
+    // A Boot edge's session token: no typ, its own issuer, which no receiving service lists.
+    TokenCodec browser = TokenCodec.builder().keys(edgeKeys).algorithm(Algorithm.ES256).issuer("sessionless")
+        .audience("shop").timeToLive(Duration.ofMinutes(30)).clock(clock).build();
+    String session = browser.encode(Claims.builder().subject("alice").put("cart", "book").build());
+    assertEquals(Reason.WRONG_TOKEN_TYPE, refused(billingVerifier(), session), "several issuers");
+    assertEquals(Reason.WRONG_TOKEN_TYPE, refused(ordersVerifier(), session), "one issuer");
+    // typ is compared ASCII-only: a long s (U+017F) folds to s in Unicode, not here.
+    String upperCase = TokenCodec.builder().keys(orderKeys).algorithm(Algorithm.EDDSA).issuer(ORDERS).audience("billing")
+        .timeToLive(Duration.ofSeconds(60)).clock(clock).tokenType("SL-Internal+JWT")
+        .build().encode(remintedBy(ORDERS, T0.plusSeconds(60).getEpochSecond(), List.of()).build());
+    assertEquals("s-1", billingVerifier().verify(upperCase).sessionId(), "ASCII case is folded: SL-Internal is sl-internal");
+    assertFalse(UnverifiedPeek.asciiEqualsIgnoreCase("\u017Fl-internal+jwt", "sl-internal+jwt"));
+  }
+
+  @Test
+  @Timeout(60)
+  void claimsOfTheWrongTypeAreTheSendersMalformedTokenNotAFailureHere() {
+    long exp = T0.plusSeconds(60).getEpochSecond();
+    String numericSid = byHand(Claims.builder().subject("alice").claim("sid", 42)
+        .claim("act", Map.of("sub", ORDERS)).claim("sl_parent", Map.of("exp", exp, "st", List.of())).build());
+    assertEquals(Reason.MALFORMED, refused(billingVerifier(), numericSid));
+    String listParent = byHand(Claims.builder().subject("alice").claim("sid", "s-1")
+        .claim("act", Map.of("sub", ORDERS)).claim("sl_parent", List.of(exp)).build());
+    assertEquals(Reason.MALFORMED, refused(billingVerifier(), listParent));
+    String hugeParentExp = byHand(Claims.builder().subject("alice").claim("sid", "s-1")
+        .claim("act", Map.of("sub", ORDERS)).claim("sl_parent", Map.of("exp", 1e300, "st", List.of())).build());
+    assertEquals(Reason.MALFORMED, refused(billingVerifier(), hugeParentExp));
+  }
+
+  @Test
+  @Timeout(60)
+  void aFaultInTheVerifiersOwnChecksIsAnInternalFailureLoggedOnceNotTheCallersMalformedToken() {
+    String token = edge(Algorithm.ES256).mint(session(T0.plusSeconds(1800)), "orders", Set.of());
+    InternalTokenVerifier buggy = InternalTokenVerifier.builder().audience("orders").issuer(EDGE, edgePublic)
+        .clock(clock).checkerForTests(t -> {
+          throw new ArithmeticException("a bug of ours");
+        }).build();
+    List<java.util.logging.LogRecord> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Logger jul = java.util.logging.Logger.getLogger(InternalTokenVerifier.class.getName());
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        if (r.getLevel() == java.util.logging.Level.SEVERE) {
+          errors.add(r);
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    jul.addHandler(handler);
+    try {
+      for (int i = 0; i < 3; i++) {
+        TokenException e = assertThrows(TokenException.class, () -> buggy.verify(token));
+        assertEquals(Reason.INTERNAL, e.reason(), "our bug, not the caller's bad token");
+        assertFalse(e.reason().isRejection());
+        assertTrue(e.getCause() instanceof ArithmeticException);
+      }
+      assertEquals(1, errors.size(), "logged at ERROR once for its cause, not once per request");
+      assertTrue(errors.get(0).getThrown() instanceof ArithmeticException);
+    } finally {
+      jul.removeHandler(handler);
+    }
   }
 }

@@ -5,6 +5,7 @@ import dev.sessionless.propagation.OutgoingTokens;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
+import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -23,6 +24,14 @@ import okhttp3.Response;
  * {@code execute()} runs interceptors on the calling thread, {@code enqueue()} on OkHttp's
  * dispatcher threads, so asynchronous calls need the tag. Without a context the call fails with
  * an {@code IOException} and nothing is sent.
+ *
+ * <p><b>Redirects.</b> OkHttp follows redirects by default and, for a redirect to another host,
+ * drops only the {@code Authorization} header. As an application interceptor ({@code
+ * addInterceptor}) it therefore sends the token only in {@code Authorization}; with another
+ * header ({@code OutgoingTokens.Builder.header}) the call fails with an {@code IOException}
+ * and nothing is sent. As a network interceptor ({@code addNetworkInterceptor}) it sees every
+ * hop, and attaches the token only to hops of the call's own origin (scheme, host and port),
+ * removing the header from any other: use that with another header.
  *
  * <p>Needs OkHttp 4 (an optional dependency of this module). Thread-safe.
  */
@@ -44,6 +53,15 @@ public final class InternalTokenInterceptor implements Interceptor {
   @Override
   public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
+    if (chain.connection() != null && !sameOrigin(request.url(), chain.call().request().url())) {
+      // A network interceptor sees every hop: one a redirect led to another origin gets no token.
+      return chain.proceed(request.newBuilder().removeHeader(tokens.header()).build());
+    }
+    if (chain.connection() == null && !"Authorization".equalsIgnoreCase(tokens.header())) {
+      throw new IOException("the internal token goes in " + tokens.header() + ", which OkHttp would carry along a "
+          + "redirect to another host (it drops only Authorization): add this interceptor with "
+          + "addNetworkInterceptor, or send the token in Authorization; nothing was sent");
+    }
     CallContext tagged = request.tag(CallContext.class);
     Map<String, String> headers;
     try {
@@ -54,6 +72,10 @@ public final class InternalTokenInterceptor implements Interceptor {
     Request.Builder b = request.newBuilder();
     headers.forEach(b::header);
     return chain.proceed(b.build());
+  }
+
+  private static boolean sameOrigin(HttpUrl a, HttpUrl b) {
+    return a.scheme().equals(b.scheme()) && a.host().equals(b.host()) && a.port() == b.port();
   }
 
   /** The audience. */

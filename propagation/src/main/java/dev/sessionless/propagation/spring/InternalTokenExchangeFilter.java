@@ -25,6 +25,10 @@ import reactor.core.publisher.Mono;
  * reactive pipelines that subscribe on other threads. Without either, the exchange fails with
  * {@code IllegalStateException} and nothing is sent.
  *
+ * <p><b>Redirects.</b> The connector follows redirects, if configured to, re-sending the
+ * headers this filter set: Reactor Netty's and the JDK connector's defaults follow none; keep
+ * it so ({@code HttpClient.create().followRedirect(false)}).
+ *
  * <p>Needs {@code spring-webflux} (an optional dependency of this module). Thread-safe.
  */
 public final class InternalTokenExchangeFilter implements ExchangeFilterFunction {

@@ -18,6 +18,13 @@ import org.springframework.http.client.ClientHttpResponse;
  *     .requestInterceptor(new InternalTokenInterceptor(outgoing, "orders")).build();
  * }</pre>
  *
+ * <p><b>Redirects.</b> An interceptor sees one request; the request factory follows redirects,
+ * re-sending the headers this one set. Spring's default for {@code RestClient.builder()} (the
+ * JDK client, {@code HttpClient.newHttpClient()}) follows none, and neither must a factory you
+ * give it: a JDK client built with {@code followRedirects(NEVER)}, or in Spring Boot {@code
+ * spring.http.clients.redirects=dont-follow} for the {@code RestClient.Builder} it provides
+ * (whose default follows them).
+ *
  * <p>Needs {@code spring-web} (an optional dependency of this module). Thread-safe.
  */
 public final class InternalTokenInterceptor implements ClientHttpRequestInterceptor {

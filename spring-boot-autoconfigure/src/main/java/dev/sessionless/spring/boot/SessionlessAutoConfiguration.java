@@ -7,6 +7,7 @@ import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.jackson.JacksonStateMapper;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.spring.boot.internal.AttributeTypeResolver;
 import dev.sessionless.spring.boot.internal.KeyringFactory;
 import dev.sessionless.spring.boot.internal.RevocationConfigured;
 import dev.sessionless.spring.boot.internal.RevocationFactory;
@@ -28,6 +29,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 import tools.jackson.databind.json.JsonMapper;
@@ -104,7 +106,7 @@ public class SessionlessAutoConfiguration {
     }
     SessionlessFilter.Builder b = SessionlessFilter.builder().keys(keys).stateMapper(stateMapper)
         .algorithm(algorithm(properties.getAlgorithm()))
-        .issuer(properties.getIssuer())
+        .issuer(issuer(properties, environment))
         .audience(audience(properties, environment))
         .absoluteLifetime(properties.getAbsoluteLifetime())
         .renewalFraction(properties.getRenewalFraction());
@@ -173,7 +175,7 @@ public class SessionlessAutoConfiguration {
   @Conditional(RevocationConfigured.class)
   public RevocationSource sessionlessRevocation(SessionlessProperties properties, KeySource keys,
       Environment environment) {
-    return RevocationFactory.build(properties.getRevocation(), keys, properties.getIssuer(),
+    return RevocationFactory.build(properties.getRevocation(), keys, issuer(properties, environment),
         audience(properties, environment));
   }
 
@@ -185,13 +187,40 @@ public class SessionlessAutoConfiguration {
    */
   @Bean
   @ConditionalOnMissingBean(name = "sessionlessRevocationCustomizer")
-  public SessionlessFilterCustomizer sessionlessRevocationCustomizer(ObjectProvider<RevocationSource> revocation) {
+  public SessionlessFilterCustomizer sessionlessRevocationCustomizer(ObjectProvider<RevocationSource> revocation,
+      SessionlessProperties properties) {
     return b -> {
       RevocationSource source = RevocationFactory.single(revocation);
       if (source != null) {
         b.revocation(source);
+      } else {
+        LOG.warn(UNBINDING_LOGOUT + " (sessionless.absolute-lifetime is " + properties.getAbsoluteLifetime() + " here)");
       }
     };
+  }
+
+  /**
+   * The startup warning without revocation, word for word as the root and Boot READMEs state
+   * the limitation.
+   */
+  static final String UNBINDING_LOGOUT = "With sessionless.revocation.type=none (the default) logout is not binding:"
+      + " a copied session token stays usable after logout, renewable up to its absolute lifetime"
+      + " (sessionless.absolute-lifetime). Set sessionless.revocation.type to memory (one instance), redis or"
+      + " published (several instances) to make logout revoke it.";
+
+  /**
+   * With Spring MVC: a session attribute of a type {@code sessionless.attribute-types} does not
+   * list is logged once per type naming that property, and answered {@code 500} without a stack
+   * trace.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
+  static class WebMvc {
+    @Bean
+    @ConditionalOnMissingBean(AttributeTypeResolver.class)
+    AttributeTypeResolver sessionlessAttributeTypeResolver() {
+      return new AttributeTypeResolver();
+    }
   }
 
   /** "Log out everywhere" for application code, writing to the revocation store. */
@@ -201,6 +230,16 @@ public class SessionlessAutoConfiguration {
       SessionlessProperties properties) {
     return new SessionlessSessions(() -> RevocationFactory.single(revocation), properties.getAbsoluteLifetime(),
         Clock.systemUTC());
+  }
+
+  /**
+   * {@code sessionless.issuer}, else {@code spring.application.name}, else {@code application}:
+   * two applications sharing a key file then accept each other's sessions only when told to
+   * (the same issuer and audience set on both).
+   */
+  static String issuer(SessionlessProperties properties, Environment environment) {
+    return properties.getIssuer() != null ? properties.getIssuer()
+        : environment.getProperty("spring.application.name", "application");
   }
 
   /** {@code sessionless.audience}, else {@code spring.application.name}, else {@code application}. */

@@ -54,7 +54,14 @@ public class SessionlessMetricsAutoConfiguration {
   @ConditionalOnMissingBean(KeySource.class)
   public Keyring sessionlessKeyring(SessionlessProperties properties, SessionlessMetrics metrics) {
     Keyring keyring = KeyringFactory.build(properties.getKeys(), System::getenv, metrics);
-    metrics.watch(keyring);
+    try {
+      metrics.watch(keyring);
+    } catch (RuntimeException | Error e) {
+      // Not a bean yet: the context would never close it, and its refresh thread would outlive
+      // the failed startup.
+      keyring.close();
+      throw e;
+    }
     return keyring;
   }
 

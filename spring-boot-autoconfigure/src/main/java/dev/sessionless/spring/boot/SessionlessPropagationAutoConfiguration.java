@@ -68,6 +68,38 @@ public class SessionlessPropagationAutoConfiguration {
   /** Used by Spring; applications do not construct this class. */
   public SessionlessPropagationAutoConfiguration() {}
 
+  /**
+   * Refuses a session issuer left to its default ({@code spring.application.name}) that equals
+   * an internal token issuer this service sends as or accepts: browser session tokens and
+   * internal tokens would then share an {@code iss}, and only their {@code typ} would tell them
+   * apart. An issuer set on purpose ({@code sessionless.issuer}) is the application's choice.
+   *
+   * @throws IllegalStateException naming both properties
+   */
+  static void refuseIssuerCollision(SessionlessPropagationProperties properties, SessionlessProperties session,
+      Environment environment) {
+    if (session.getIssuer() != null || !environment.getProperty("sessionless.enabled", Boolean.class, true)) {
+      return;
+    }
+    String derived = SessionlessAutoConfiguration.issuer(session, environment);
+    java.util.List<String> named = new java.util.ArrayList<>();
+    if (derived.equals(properties.getSend().getIssuer())) {
+      named.add("sessionless.propagation.send.issuer");
+    }
+    java.util.List<SessionlessPropagationProperties.Issuer> accepted = properties.getReceive().getIssuers();
+    for (int i = 0; i < accepted.size(); i++) {
+      if (derived.equals(accepted.get(i).getIssuer())) {
+        named.add("sessionless.propagation.receive.issuers[" + i + "].issuer");
+      }
+    }
+    if (!named.isEmpty()) {
+      throw new IllegalStateException("the session issuer defaults to spring.application.name ('" + derived
+          + "'), which is also " + String.join(" and ", named) + ": browser session tokens and internal tokens"
+          + " would share an issuer. Set sessionless.issuer to another name (e.g. " + derived + "-sessions), or"
+          + " give the internal token issuer its own (e.g. https://" + derived + ".internal)");
+    }
+  }
+
   /** The receiving side. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnProperty(prefix = "sessionless.propagation.receive", name = "audience")
@@ -75,7 +107,9 @@ public class SessionlessPropagationAutoConfiguration {
     /** One keyring per accepted issuer, loaded now; closed with the context. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    InternalTokenIssuers sessionlessInternalTokenIssuers(SessionlessPropagationProperties properties) {
+    InternalTokenIssuers sessionlessInternalTokenIssuers(SessionlessPropagationProperties properties,
+        SessionlessProperties session, Environment environment) {
+      refuseIssuerCollision(properties, session, environment);
       return PropagationFactory.issuers(properties.getReceive());
     }
 
@@ -88,7 +122,8 @@ public class SessionlessPropagationAutoConfiguration {
     @Conditional(RevocationConfigured.class)
     RevocationSource sessionlessRevocation(SessionlessProperties properties, Environment environment) {
       PropagationFactory.requireRevocationKeys(properties.getRevocation());
-      return RevocationFactory.build(properties.getRevocation(), null, properties.getIssuer(),
+      return RevocationFactory.build(properties.getRevocation(), null,
+          SessionlessAutoConfiguration.issuer(properties, environment),
           SessionlessAutoConfiguration.audience(properties, environment));
     }
 
@@ -147,7 +182,8 @@ public class SessionlessPropagationAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     InternalTokenMinter sessionlessInternalTokenMinter(SessionlessPropagationProperties properties,
-        InternalTokenSigningKeys keys) {
+        InternalTokenSigningKeys keys, SessionlessProperties session, Environment environment) {
+      refuseIssuerCollision(properties, session, environment);
       return PropagationFactory.minter(properties.getSend(), keys);
     }
 

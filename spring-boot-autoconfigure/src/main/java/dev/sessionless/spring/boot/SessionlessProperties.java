@@ -32,8 +32,12 @@ public class SessionlessProperties {
    */
   private String algorithm = "HS256";
 
-  /** The issuer (iss) written into and required of every token. */
-  private String issuer = "sessionless";
+  /**
+   * The issuer (iss) written into and required of every token; spring.application.name when
+   * not set (else "application"), so that two applications sharing a key file do not accept
+   * each other's sessions.
+   */
+  private String issuer;
 
   /**
    * The audience (aud) written into and required of every token; the application name
@@ -182,10 +186,12 @@ public class SessionlessProperties {
     this.algorithm = algorithm;
   }
 
+  /** The issuer set, or {@code null} for the default (spring.application.name, else "application"). */
   public String getIssuer() {
     return issuer;
   }
 
+  /** Sets the issuer. */
   public void setIssuer(String issuer) {
     this.issuer = issuer;
   }

@@ -66,7 +66,7 @@ class OAuth2LoginTest {
     Path keys = dir.resolve("keys.jwks");
     Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
     codec = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
-        .issuer("sessionless").audience("application").timeToLive(Duration.ofMinutes(30)).build();
+        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30)).build();
     provider = FakeAuthorizationServer.start("shop");
     a = Instance.start(OAuth2App.class, properties(keys, provider).toArray(new String[0]));
     // Behind a balancer both instances have one public URL; here b's registration names a's

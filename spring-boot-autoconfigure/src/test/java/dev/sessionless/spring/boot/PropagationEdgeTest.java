@@ -73,6 +73,9 @@ class PropagationEdgeTest {
   void theEdgeMintsFromTheBrowserSessionAndTheServiceVerifiesWithTheEdgesJwks(String container) throws Exception {
     try (Instance edge = edge(container); Instance orders = orders(container, edge)) {
       Browser browser = new Browser();
+      HttpResponse<String> anonymous = checkout(browser, edge, orders);
+      assertEquals(401, anonymous.statusCode(), "a call on behalf of nobody, before login: " + anonymous.body());
+      assertFalse(anonymous.body().contains("Exception"), anonymous.body());
       assertEquals("ok", browser.postForm(edge.uri("/login"), Map.of("user", "alice")).body());
       HttpResponse<String> r = checkout(browser, edge, orders);
       assertEquals(200, r.statusCode(), r.body());

@@ -61,7 +61,7 @@ class RevocationTest {
     keys = Files.createTempFile("revocation-keys", ".jwks");
     Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
     codec = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
-        .issuer("sessionless").audience("application").timeToLive(Duration.ofMinutes(30)).build();
+        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30)).build();
   }
 
   @AfterAll
@@ -169,7 +169,7 @@ class RevocationTest {
   void aPublishedListRevokesTheSessionsItNamesAndLogoutCannotWriteToIt() throws Exception {
     Path list = Files.createTempFile("revocations", ".jwt");
     TokenCodec publisher = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
-        .issuer("sessionless").audience("application").tokenType(PublishedRevocations.TOKEN_TYPE)
+        .issuer("application").audience("application").tokenType(PublishedRevocations.TOKEN_TYPE)
         .timeToLive(Duration.ofMinutes(5)).build();
     Files.writeString(list, PublishedRevocations.sign(publisher, Map.of(), Map.of(), Clock.systemUTC()));
     try (Instance i = Instance.start(RevocationApp.class, Containers.only("jetty"),

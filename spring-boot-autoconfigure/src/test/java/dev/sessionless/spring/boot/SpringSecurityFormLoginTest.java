@@ -83,7 +83,7 @@ class SpringSecurityFormLoginTest {
   void formLoginCsrfSavedRequestAndLogoutWorkRoundRobinAcrossTwoInstances(String container) throws Exception {
     Path keys = keyFile();
     TokenCodec codec = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
-        .issuer("sessionless").audience("application").timeToLive(Duration.ofMinutes(30)).build();
+        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30)).build();
     Instance a = instances(container)[0];
     Instance b = instances(container)[1];
     Browser browser = new Browser();

@@ -1,8 +1,10 @@
 package dev.sessionless.spring.boot.internal;
 
 import dev.sessionless.core.SessionlessListener;
+import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.keyring.KeyringBuilder;
+import dev.sessionless.spring.boot.SessionlessStartupException;
 import dev.sessionless.spring.boot.SessionlessProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,7 +50,12 @@ public final class KeyringFactory {
     boolean any = keys.getFile() != null || keys.getEnvironment() != null || enc.getPath() != null
         || keys.getJwksUrl() != null;
     if (!any && !keys.isEphemeral()) {
-      throw new IllegalStateException(NO_KEYS);
+      throw new SessionlessStartupException("no session key is configured (" + NO_KEYS + ")",
+          "Set sessionless.keys.file to a JWKS file; create one with: java -jar keyring/target/keyring.jar init"
+              + " --out keys.jwks (see the keyring README). Or set sessionless.keys.environment, or"
+              + " sessionless.keys.encrypted-file.path with one of sessionless.keys.encrypted-file.password-variable,"
+              + " .password-file, .kek-variable or .kek-file; for a single development instance only,"
+              + " sessionless.keys.ephemeral=true");
     }
     if (keys.getJwksUrl() != null && keys.getFile() == null && keys.getEnvironment() == null
         && enc.getPath() == null && !keys.isEphemeral()) {
@@ -81,7 +88,46 @@ public final class KeyringFactory {
     if (keys.getJwksUrl() != null) {
       b.jwksUrl(keys.getJwksUrl());
     }
-    return b.build();
+    try {
+      return b.build();
+    } catch (SessionlessStartupException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw loadFailure(keys, e);
+    }
+  }
+
+  /** A keyring that cannot load, named by the property behind it; the keyring's messages hold no secret. */
+  private static SessionlessStartupException loadFailure(SessionlessProperties.Keys keys, RuntimeException e) {
+    Path file = keys.getFile();
+    if (file != null && !Files.exists(file)) {
+      return new SessionlessStartupException("the key file " + file + " named by sessionless.keys.file does not exist",
+          "Create it with: java -jar keyring/target/keyring.jar init --out " + file + " (and copy the same file to"
+              + " every instance), or set sessionless.keys.file to the file you have", e);
+    }
+    if (file != null && encrypted(file)) {
+      return new SessionlessStartupException("the key file " + file + " named by sessionless.keys.file is encrypted",
+          "Name it with sessionless.keys.encrypted-file.path instead, with exactly one of"
+              + " sessionless.keys.encrypted-file.password-variable, .password-file, .kek-variable or .kek-file", e);
+    }
+    Path enc = keys.getEncryptedFile().getPath();
+    if (enc != null && !Files.exists(enc)) {
+      return new SessionlessStartupException("the encrypted key file " + enc + " named by"
+          + " sessionless.keys.encrypted-file.path does not exist", "Create it with: java -jar keyring/target/keyring.jar"
+          + " init --out " + enc + " --encrypt --password-env KEYS_PASSWORD, or set"
+          + " sessionless.keys.encrypted-file.path to the file you have", e);
+    }
+    return new SessionlessStartupException("the session keys cannot be loaded (" + e.getMessage() + ")",
+        "Check sessionless.keys.file, sessionless.keys.environment, sessionless.keys.encrypted-file.* (its path and"
+            + " its password or KEK) and sessionless.keys.jwks-url", e);
+  }
+
+  private static boolean encrypted(Path file) {
+    try {
+      return Files.size(file) < 1_000_000 && EncryptedJwks.isEncrypted(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   private static void addEncrypted(KeyringBuilder b, SessionlessProperties.EncryptedFile enc,
@@ -89,9 +135,9 @@ public final class KeyringFactory {
     int secrets = (enc.getPasswordVariable() == null ? 0 : 1) + (enc.getPasswordFile() == null ? 0 : 1)
         + (enc.getKekVariable() == null ? 0 : 1) + (enc.getKekFile() == null ? 0 : 1);
     if (secrets != 1) {
-      throw new IllegalStateException("sessionless.keys.encrypted-file.path needs exactly one of"
-          + " sessionless.keys.encrypted-file.password-variable, .password-file, .kek-variable or"
-          + " .kek-file; " + secrets + " are set");
+      throw new SessionlessStartupException("sessionless.keys.encrypted-file.path is set with " + secrets
+          + " of its secrets", "Set exactly one of sessionless.keys.encrypted-file.password-variable, .password-file,"
+          + " .kek-variable or .kek-file");
     }
     if (enc.getPasswordVariable() != null || enc.getPasswordFile() != null) {
       char[] password = secret(enc.getPasswordVariable(), enc.getPasswordFile(), "password", env).toCharArray();
@@ -118,8 +164,9 @@ public final class KeyringFactory {
       property = "sessionless.keys.encrypted-file." + what + "-variable";
       value = env.apply(variable);
       if (value == null || value.isEmpty()) {
-        throw new IllegalStateException("the environment variable " + variable + " named by " + property
-            + " is not set");
+        throw new SessionlessStartupException("the environment variable " + variable + " named by " + property
+            + " is not set", "Set " + variable + " in the environment of this application, or set " + property
+            + " to the variable that holds it");
       }
     } else {
       property = "sessionless.keys.encrypted-file." + what + "-file";

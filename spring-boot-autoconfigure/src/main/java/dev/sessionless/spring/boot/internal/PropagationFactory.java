@@ -133,7 +133,7 @@ public final class PropagationFactory {
   public static InternalTokenSigningKeys signingKeys(SessionlessPropagationProperties.Send p) {
     if (p.getKeysFile() == null) {
       throw new IllegalStateException(SEND + "issuer is set, so " + SEND + "keys-file is required: a JWKS file with"
-          + " this service's ES256 or EdDSA signing key (keyring generate --alg ES256)");
+          + " this service's ES256 or EdDSA signing key (java -jar keyring/target/keyring.jar init --alg ES256 --out FILE)");
     }
     Keyring keyring;
     try {
@@ -152,7 +152,7 @@ public final class PropagationFactory {
       if (!symmetric.isEmpty()) {
         throw new IllegalStateException(SEND + "keys-file holds symmetric key(s) " + symmetric + ": internal tokens"
             + " are signed with ES256 or EdDSA only (with a shared secret every service that verifies could mint)."
-            + " Use a file with asymmetric keys only (keyring generate --alg ES256)");
+            + " Use a file with asymmetric keys only (java -jar keyring/target/keyring.jar init --alg ES256 --out FILE)");
       }
       Algorithm algorithm = algorithm(p.getAlgorithm(), keys);
       return new InternalTokenSigningKeys(keyring, algorithm);

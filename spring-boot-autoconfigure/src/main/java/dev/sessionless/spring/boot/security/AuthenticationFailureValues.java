@@ -24,11 +24,14 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Keeps the last login failure, which Spring Security's failure handler stores in the session
  * as an exception for the login page to show, as its kind and message: Spring Security's five
  * account exceptions come back as themselves, any other as a {@code BadCredentialsException}
- * with the original message. Runs right after the Sessionless filter and only wraps the
+ * with the original message, cut to {@value #MAX_MESSAGE_LENGTH} characters (it can be the
+ * client's text, as an OAuth2 {@code error_description} is). Runs right after the Sessionless filter and only wraps the
  * request's session; every other attribute passes straight through.
  */
 final class AuthenticationFailureValues extends OncePerRequestFilter {
   private static final String KEY = WebAttributes.AUTHENTICATION_EXCEPTION;
+  /** The longest failure message kept; a longer one is cut, ending in an ellipsis. */
+  static final int MAX_MESSAGE_LENGTH = 256;
   private static final Map<String, Function<String, AuthenticationException>> KNOWN = Map.of(
       "bad-credentials", BadCredentialsException::new,
       "locked", LockedException::new,
@@ -50,8 +53,28 @@ final class AuthenticationFailureValues extends OncePerRequestFilter {
         : "bad-credentials";
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("kind", kind);
-    m.put("message", e.getMessage() == null ? "" : e.getMessage());
+    m.put("message", bounded(e.getMessage()));
     return m;
+  }
+
+  /**
+   * The message, at most {@value #MAX_MESSAGE_LENGTH} characters: a failure message can be the
+   * client's text (an OAuth2 {@code error_description}), and would otherwise grow the session
+   * without bound.
+   */
+  static String bounded(Object message) {
+    if (!(message instanceof String)) {
+      return "";
+    }
+    String s = (String) message;
+    if (s.length() <= MAX_MESSAGE_LENGTH) {
+      return s;
+    }
+    int end = MAX_MESSAGE_LENGTH - 1;
+    if (Character.isHighSurrogate(s.charAt(end - 1))) {
+      end--;
+    }
+    return s.substring(0, end) + "\u2026";
   }
 
   static Object read(Object value) {
@@ -60,7 +83,7 @@ final class AuthenticationFailureValues extends OncePerRequestFilter {
     }
     Map<?, ?> m = (Map<?, ?>) value;
     Function<String, AuthenticationException> make = KNOWN.get(String.valueOf(m.get("kind")));
-    return make == null ? null : make.apply(String.valueOf(m.get("message")));
+    return make == null ? null : make.apply(bounded(m.get("message")));
   }
 
   private static final class Request extends HttpServletRequestWrapper {

@@ -4,6 +4,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.util.UUID;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.security.web.csrf.CsrfToken;
 import org.springframework.security.web.csrf.CsrfTokenRepository;
 import org.springframework.security.web.csrf.DefaultCsrfToken;
@@ -14,6 +16,9 @@ import org.springframework.security.web.csrf.DefaultCsrfToken;
  * request. Uses Spring Security's usual header ({@code X-CSRF-TOKEN}) and parameter ({@code
  * _csrf}); Spring Security's request handler still masks the token per response (BREACH).
  *
+ * <p>A token saved after the response is committed is skipped (logged at DEBUG): the session's
+ * cookie is already sent.
+ *
  * <p>Thread-safe.
  */
 public final class SessionlessCsrfTokenRepository implements CsrfTokenRepository {
@@ -21,6 +26,7 @@ public final class SessionlessCsrfTokenRepository implements CsrfTokenRepository
   public static final String ATTRIBUTE = "sessionless.security.csrf";
   private static final String HEADER = "X-CSRF-TOKEN";
   private static final String PARAMETER = "_csrf";
+  private static final Log LOG = LogFactory.getLog(SessionlessCsrfTokenRepository.class);
 
   /** A repository keeping the token under {@link #ATTRIBUTE}. */
   public SessionlessCsrfTokenRepository() {}
@@ -34,6 +40,11 @@ public final class SessionlessCsrfTokenRepository implements CsrfTokenRepository
   /** Stores the token's value in the token session, or removes it when {@code token} is null. */
   @Override
   public void saveToken(CsrfToken token, HttpServletRequest request, HttpServletResponse response) {
+    if (response != null && response.isCommitted()) {
+      // The session's token already went out: a change now could not reach the browser.
+      LOG.debug("the response is committed: the CSRF token is not saved");
+      return;
+    }
     if (token == null) {
       HttpSession session = request.getSession(false);
       if (session != null) {

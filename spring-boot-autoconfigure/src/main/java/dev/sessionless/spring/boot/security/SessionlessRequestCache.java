@@ -27,13 +27,20 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * the saved URL.
  *
  * <p>A saved request is replayed as a {@code GET} of its URL only: unlike Spring Security's
- * session cache, no headers, cookies or form parameters are kept.
+ * session cache, no headers, cookies or form parameters are kept. The URL is bounded ({@value
+ * #MAX_URL_LENGTH} characters; a longer one is kept as its path, or not kept), since the client
+ * chooses it; a stored value that is not such a URL is ignored.
  *
  * <p>Thread-safe.
  */
 public final class SessionlessRequestCache implements RequestCache {
   /** The session attribute holding the saved URL. */
   public static final String ATTRIBUTE = "sessionless.security.saved-request";
+  /**
+   * The longest URL (path and query) saved: a longer one is saved as its path alone, or not at
+   * all if that is longer too.
+   */
+  public static final int MAX_URL_LENGTH = 1024;
   private static final String CONTINUE = "continue";
 
   private final RequestMatcher matcher;
@@ -59,12 +66,30 @@ public final class SessionlessRequestCache implements RequestCache {
     return m;
   }
 
-  /** Saves the request's URL if it is one worth returning to. */
+  /**
+   * Saves the request's URL if it is one worth returning to: the whole URL if it is at most
+   * {@value #MAX_URL_LENGTH} characters, else its path alone if that is, else nothing (the
+   * client chooses the URL, and it would otherwise grow the session, the cookie with it, without
+   * bound).
+   */
   @Override
   public void saveRequest(HttpServletRequest request, HttpServletResponse response) {
-    if (matcher.matches(request)) {
-      request.getSession().setAttribute(ATTRIBUTE, UrlUtils.buildRequestUrl(request));
+    if (!matcher.matches(request)) {
+      return;
     }
+    String url = UrlUtils.buildRequestUrl(request);
+    if (url.length() > MAX_URL_LENGTH) {
+      int q = url.indexOf('?');
+      url = q >= 0 && q <= MAX_URL_LENGTH ? url.substring(0, q) : null;
+    }
+    if (url == null) {
+      HttpSession session = request.getSession(false);
+      if (session != null && session.getAttribute(ATTRIBUTE) != null) {
+        session.removeAttribute(ATTRIBUTE);
+      }
+      return;
+    }
+    request.getSession().setAttribute(ATTRIBUTE, url);
   }
 
   /** The saved request, as its URL with the {@code continue} parameter, or {@code null}. */
@@ -103,10 +128,12 @@ public final class SessionlessRequestCache implements RequestCache {
     }
   }
 
+  /** The saved URL; a stored value of another shape (not ours) counts as none. */
   private static String saved(HttpServletRequest request) {
     HttpSession session = request.getSession(false);
     Object url = session == null ? null : session.getAttribute(ATTRIBUTE);
-    return url instanceof String ? (String) url : null;
+    return url instanceof String && ((String) url).length() <= MAX_URL_LENGTH && ((String) url).startsWith("/")
+        && !((String) url).startsWith("//") ? (String) url : null;
   }
 
   private static String withoutContinue(String url) {

@@ -6,6 +6,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.security.authentication.AuthenticationTrustResolver;
 import org.springframework.security.authentication.AuthenticationTrustResolverImpl;
 import org.springframework.security.core.Authentication;
@@ -30,6 +32,7 @@ import org.springframework.security.web.context.SecurityContextRepository;
  * <p>Thread-safe.
  */
 public final class SessionlessSecurityContextRepository implements SecurityContextRepository {
+  private static final Log LOG = LogFactory.getLog(SessionlessSecurityContextRepository.class);
   /** The session attribute holding the authentication's values. */
   public static final String ATTRIBUTE = "sessionless.security.authentication";
 
@@ -82,7 +85,16 @@ public final class SessionlessSecurityContextRepository implements SecurityConte
 
   private static Authentication authentication(HttpServletRequest request) {
     HttpSession session = request.getSession(false);
-    return session == null ? null : AuthenticationValues.read(session.getAttribute(ATTRIBUTE));
+    if (session == null) {
+      return null;
+    }
+    try {
+      return AuthenticationValues.read(session.getAttribute(ATTRIBUTE));
+    } catch (RuntimeException e) {
+      // Not what this repository writes (another version, a bug): no login, not a 500.
+      LOG.warn("the stored login cannot be read back, so the request counts as not logged in: " + e);
+      return null;
+    }
   }
 
   /**
@@ -96,6 +108,12 @@ public final class SessionlessSecurityContextRepository implements SecurityConte
    */
   @Override
   public void saveContext(SecurityContext context, HttpServletRequest request, HttpServletResponse response) {
+    if (response != null && response.isCommitted()) {
+      // The token went out with the response: a change now could not reach the browser.
+      LOG.debug("the response is committed: the security context is not saved (as Spring Security's own"
+          + " repositories do)");
+      return;
+    }
     Authentication auth = context == null ? null : context.getAuthentication();
     if (auth == null || trust.isAnonymous(auth)) {
       HttpSession session = request.getSession(false);

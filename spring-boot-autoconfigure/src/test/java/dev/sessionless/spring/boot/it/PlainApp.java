@@ -18,9 +18,19 @@ import org.springframework.web.bind.annotation.RestController;
     "org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration"})
 @Import(PlainApp.Pages.class)
 public class PlainApp {
+  /** A value of the application's own, not in sessionless.attribute-types unless a test lists it. */
+  public record Note(String text) {}
+
   /** Counts visits. */
   @RestController
   public static class Pages {
+    /** Stores a {@link Note}. */
+    @GetMapping("/note")
+    public String note(HttpSession session) {
+      session.setAttribute("note", new Note("hello"));
+      return "stored";
+    }
+
     @GetMapping("/count")
     public String count(HttpSession session, @RequestParam(name = "by", defaultValue = "1") int by) {
       Integer n = (Integer) session.getAttribute("n");
