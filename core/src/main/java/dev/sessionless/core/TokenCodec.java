@@ -1,6 +1,7 @@
 package dev.sessionless.core;
 
 import dev.sessionless.core.TokenException.Reason;
+import dev.sessionless.core.internal.Ascii;
 import dev.sessionless.core.internal.Json;
 import dev.sessionless.core.internal.RejectionBursts;
 import dev.sessionless.core.internal.SafeListener;
@@ -324,7 +325,7 @@ public final class TokenCodec {
         throw new IllegalArgumentException("a token type must be 1 to 64 printable ASCII characters without quotes"
             + " or backslashes, e.g. sl-internal+jwt");
       }
-      if (typ.equalsIgnoreCase("JWT")) {
+      if (Ascii.equalsIgnoreCase(typ, "JWT")) {
         throw new IllegalArgumentException("JWT is what every token may say: choose a type of your own, such as"
             + " sl-internal+jwt, or leave tokenType unset for session tokens");
       }

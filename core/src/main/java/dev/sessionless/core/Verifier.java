@@ -3,6 +3,7 @@ package dev.sessionless.core;
 import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.StateReaders;
 import dev.sessionless.core.internal.AesGcmEngine;
+import dev.sessionless.core.internal.Ascii;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.ClaimsReader;
 import dev.sessionless.core.internal.Deflate;
@@ -189,12 +190,14 @@ final class Verifier {
 
   /**
    * Binds the header's {@code typ} to the codec: a plain codec takes none or {@code JWT}, a typed
-   * codec exactly its own type (compared ignoring case, as RFC 7515 section 4.1.9 advises).
+   * codec exactly its own type (compared ignoring the case of ASCII letters only, as RFC 7515
+   * section 4.1.9 advises for media types: {@code String.equalsIgnoreCase} would let {@code ſ}
+   * stand for {@code s}).
    */
   private void checkType(String typ) {
     boolean ok = tokenType == null
-        ? typ == null || typ.equalsIgnoreCase("JWT")
-        : typ != null && typ.equalsIgnoreCase(tokenType);
+        ? typ == null || Ascii.equalsIgnoreCase(typ, "JWT")
+        : typ != null && Ascii.equalsIgnoreCase(typ, tokenType);
     if (!ok) {
       throw wrongType();
     }
@@ -254,7 +257,7 @@ final class Verifier {
     if (h.alg == null) {
       throw new TokenException(Reason.MALFORMED, "the header has no alg");
     }
-    if (h.alg.equalsIgnoreCase("none")) {
+    if (Ascii.equalsIgnoreCase(h.alg, "none")) {
       throw new TokenException(Reason.ALGORITHM_MISMATCH, "unsigned tokens (alg none) are never accepted");
     }
     if (h.kid == null) {
