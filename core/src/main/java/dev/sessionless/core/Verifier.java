@@ -162,7 +162,23 @@ final class Verifier {
       int ctLen = jweCiphertextLength(b, n, d1, d2, d3, d4, scratch);
       payload = scratch.payload(ctLen);
       payloadLen = decrypt(b, n, d1, d3, d4, ctLen, key, scratch, payload);
+      try {
+        return readPayload(payload, payloadLen, false, key, set, zip, now, scratch);
+      } finally {
+        // The plaintext leaves the pooled buffers with this decode, read or refused: what was
+        // encrypted is not to be found later in a scratch another request takes.
+        Arrays.fill(payload, 0, payloadLen, (byte) 0);
+        if (zip != 0) {
+          Arrays.fill(scratch.inflated(), (byte) 0);
+        }
+      }
     }
+    return readPayload(payload, payloadLen, ascii, key, set, zip, now, scratch);
+  }
+
+  /** Inflates if need be, checks UTF-8, reads the claims and checks them, and makes the token. */
+  private SessionToken readPayload(byte[] payload, int payloadLen, boolean ascii, TokenKey key,
+      KeySet set, int zip, long now, Scratch scratch) {
     if (zip != 0) {
       // Only now, with the signature or the authentication tag checked.
       int k = Deflate.inflate(payload, payloadLen, scratch, 4 * maxTokenLength,
