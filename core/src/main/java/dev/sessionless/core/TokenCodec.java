@@ -198,14 +198,15 @@ public final class TokenCodec {
     boolean cacheHit = false;
     try {
       KeySet set = keys.current();
-      result = cache == null ? null : cache.getOrNull(text, start, end, set);
+      VerificationCache.CacheKey cacheKey = cache == null ? null : cache.key(text, start, end);
+      result = cacheKey == null ? null : cache.getOrNull(cacheKey, set);
       if (result != null) {
         cacheHit = true;
       } else {
         String token = start == 0 && end == text.length() ? text : text.substring(start, end);
         result = verifier.verify(token, n, set);
         if (cache != null) {
-          cache.put(token, result);
+          cache.put(cacheKey.of(token), result);
         }
       }
       if (revocation != null) {
