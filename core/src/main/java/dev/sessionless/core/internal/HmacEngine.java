@@ -31,8 +31,11 @@ import javax.crypto.spec.SecretKeySpec;
  * {@value #IMPLEMENTATION_PROPERTY} is {@code jca}.
  */
 public final class HmacEngine extends KeyEngine {
-  /** Set to {@code jca} to compute every HMAC through the JCA {@code Mac}. */
-  public static final String IMPLEMENTATION_PROPERTY = "dev.sessionless.hmac";
+  /**
+   * Set to {@code jca} to compute every HMAC through the JCA {@code Mac} (as {@code
+   * dev.sessionless.fastpath.hmac=off} does; read once, see {@link FastPaths}).
+   */
+  public static final String IMPLEMENTATION_PROPERTY = FastPaths.HMAC_PROPERTY;
 
   private final String jcaName;
   private final int macLength;
@@ -191,11 +194,11 @@ public final class HmacEngine extends KeyEngine {
   }
 
   /**
-   * Whether HMAC may be computed here from digests: the property does not ask for the JCA, and
+   * Whether HMAC may be computed here from digests: the fast path is on ({@link FastPaths}), and
    * this JVM picks its own {@code SUN} digest and {@code SunJCE} HMAC for the algorithm.
    */
   static boolean jdkProviders(String jcaName) {
-    if ("jca".equalsIgnoreCase(System.getProperty(IMPLEMENTATION_PROPERTY, "").strip())) {
+    if (!FastPaths.on(FastPaths.Path.HMAC)) {
       return false;
     }
     try {

@@ -186,19 +186,20 @@ class HmacEngineTest {
   }
 
   @Test
-  void thePropertySendsEveryHmacThroughTheJcaMac() throws Exception {
+  void theSwitchSendsEveryHmacThroughTheJcaMac() throws Exception {
     byte[] key = new byte[32];
     new Random(3).nextBytes(key);
     byte[] msg = new byte[300];
     new Random(4).nextBytes(msg);
     assertTrue(new HmacEngine("HmacSHA256", key).clonesDigests(), "the JDK's providers: digests");
-    System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
+    // What dev.sessionless.hmac=jca (or dev.sessionless.fastpath.hmac=off) sets when FastPaths loads.
+    boolean was = FastPaths.set(FastPaths.Path.HMAC, false);
     try {
       HmacEngine engine = new HmacEngine("HmacSHA256", key);
       assertFalse(engine.clonesDigests());
       assertArrayEquals(reference("HmacSHA256", key, msg, 300), sign(engine, msg, 300));
     } finally {
-      System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+      FastPaths.set(FastPaths.Path.HMAC, was);
     }
   }
 
