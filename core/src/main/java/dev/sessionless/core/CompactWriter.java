@@ -358,8 +358,24 @@ final class CompactWriter {
     return total;
   }
 
-  /** Writes the encrypted token into {@code scratch.work}; returns its length. */
+  /**
+   * Writes the encrypted token into {@code scratch.work}; returns its length. The plaintext
+   * (and its compressed form) is cleared from the pooled buffers it was written in, whatever
+   * happens.
+   */
   private int encrypt(TokenKey key, byte[] payload, int len, Scratch scratch) {
+    boolean compressed = compress != Compression.NONE;
+    try {
+      return encryptPlain(key, payload, len, scratch);
+    } finally {
+      java.util.Arrays.fill(payload, 0, len, (byte) 0);
+      if (compressed) {
+        java.util.Arrays.fill(scratch.inflated(), (byte) 0);
+      }
+    }
+  }
+
+  private int encryptPlain(TokenKey key, byte[] payload, int len, Scratch scratch) {
     byte[] plain = payload;
     int plainLen = len;
     if (compress != Compression.NONE) {

@@ -65,20 +65,35 @@ public interface StateMapper {
     return false;
   }
 
-  /** The limits {@link #read} enforces, which the codec keeps to when it reads a value itself. */
+  /**
+   * The limits {@link #read} enforces, which the codec keeps to when it reads a value itself.
+   * The default is {@link ReadLimits#DEFAULTS} (Jackson 3's own default limits), not {@link
+   * ReadLimits#UNBOUNDED}: a mapper that reads plainly and says nothing of its limits does not
+   * have the codec read a number of any length for it.
+   */
   default ReadLimits readLimits() {
-    return ReadLimits.UNBOUNDED;
+    return ReadLimits.DEFAULTS;
   }
 
   /**
-   * Refuses a setup under which JSON read back as one of {@code types} could name a class to
+   * Refuses a setup under which JSON read back as one of {@code types} (or as the plain {@code
+   * Object}, {@code Map} and {@code List} every attribute may be) could name a class to
    * instantiate (polymorphic typing by class name): called once, when the servlet filter is
-   * built, with the attribute types an application registers. The default accepts everything,
-   * so an implementation that supports polymorphic typing must override it.
+   * built, with the attribute types an application registers.
+   *
+   * <p>The default refuses every setup, naming the implementation: a mapper must say, by
+   * overriding this, that it has checked. The Jackson adapters ({@link #defaults()}, {@code
+   * JacksonStateMapper}, {@code Jackson2StateMapper}) do; a mapper that delegates to one of them
+   * can delegate this too.
    *
    * @throws IllegalArgumentException naming the type, property or setting at fault
    */
-  default void checkTypes(Set<Class<?>> types) {}
+  default void checkTypes(Set<Class<?>> types) {
+    throw new IllegalArgumentException(getClass().getName() + " does not say whether JSON read through it can name"
+        + " a class to instantiate: override StateMapper.checkTypes to refuse a setup that would (polymorphic"
+        + " typing by class name) and accept the rest, or use StateMapper.defaults(), JacksonStateMapper or"
+        + " Jackson2StateMapper, which check it");
+  }
 
   /**
    * The default mapper: a plain Jackson 3 {@code JsonMapper} that refuses trailing data and
@@ -98,5 +113,12 @@ public interface StateMapper {
   record ReadLimits(long maxStringLength, long maxNumberLength, long maxDocumentLength) {
     /** No limits: every value the codec reads itself is read whatever its length. */
     public static final ReadLimits UNBOUNDED = new ReadLimits(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+
+    /**
+     * Jackson 3's default limits ({@code StreamReadConstraints.defaults()}): strings up to
+     * 100,000,000 chars, numbers up to 1,000 digits, documents of any length. What {@link
+     * StateMapper#readLimits()} returns unless a mapper says otherwise.
+     */
+    public static final ReadLimits DEFAULTS = new ReadLimits(100_000_000, 1000, Long.MAX_VALUE);
   }
 }

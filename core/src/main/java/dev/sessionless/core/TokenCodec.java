@@ -1,6 +1,7 @@
 package dev.sessionless.core;
 
 import dev.sessionless.core.TokenException.Reason;
+import dev.sessionless.core.internal.Ascii;
 import dev.sessionless.core.internal.Json;
 import dev.sessionless.core.internal.RejectionBursts;
 import dev.sessionless.core.internal.SafeListener;
@@ -197,14 +198,15 @@ public final class TokenCodec {
     boolean cacheHit = false;
     try {
       KeySet set = keys.current();
-      result = cache == null ? null : cache.getOrNull(text, start, end, set);
+      VerificationCache.CacheKey cacheKey = cache == null ? null : cache.key(text, start, end);
+      result = cacheKey == null ? null : cache.getOrNull(cacheKey, set);
       if (result != null) {
         cacheHit = true;
       } else {
         String token = start == 0 && end == text.length() ? text : text.substring(start, end);
         result = verifier.verify(token, n, set);
         if (cache != null) {
-          cache.put(token, result);
+          cache.put(cacheKey.of(token), result);
         }
       }
       if (revocation != null) {
@@ -324,7 +326,7 @@ public final class TokenCodec {
         throw new IllegalArgumentException("a token type must be 1 to 64 printable ASCII characters without quotes"
             + " or backslashes, e.g. sl-internal+jwt");
       }
-      if (typ.equalsIgnoreCase("JWT")) {
+      if (Ascii.equalsIgnoreCase(typ, "JWT")) {
         throw new IllegalArgumentException("JWT is what every token may say: choose a type of your own, such as"
             + " sl-internal+jwt, or leave tokenType unset for session tokens");
       }

@@ -2,6 +2,7 @@ package dev.sessionless.core;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sessionless.core.internal.KeyedHash;
 import dev.sessionless.core.internal.Scratch;
 import java.time.Clock;
 
@@ -17,6 +18,12 @@ import java.time.Clock;
  * the bounded Caffeine cache. So a session that changes on every request, whose tokens are each
  * presented once, never pays for a Caffeine write and its eviction work (about 5% of a node's
  * CPU in the load test), nor pushes out the tokens of sessions that are read again and again.
+ *
+ * <p>Both tiers place a token by a keyed hash of its whole text ({@link KeyedHash}, SipHash-1-3
+ * under a random key of this cache's own), never by text the presenter chose: no one can send
+ * texts that land in the slot or bucket of a token they do not know, and the whole-text compare
+ * after it is reached only when the 64-bit keyed hashes match, which for two different texts
+ * happens by chance alone.
  */
 final class VerificationCache {
   /** Slots of the recent table at most (fewer when the cache itself is smaller). */
@@ -26,6 +33,7 @@ final class VerificationCache {
   private final Recent[] recent;
   private final Verifier verifier;
   private final Clock clock;
+  private final KeyedHash hasher = new KeyedHash();
   private volatile KeySet cachedUnder;
 
   /** A token in the recent table: its key (for the whole-text compare) and what it verified to. */
@@ -40,25 +48,37 @@ final class VerificationCache {
   }
 
   /**
-   * Remembers a token that verified under {@code set}: in the recent table, from which a second
-   * presentation promotes it into the cache.
+   * The key under which {@code text[start, end)} is looked up and, once it verified and was
+   * copied out, remembered ({@link CacheKey#of(String)}): hashed once per decode.
    */
-  void put(String token, SessionToken verified) {
-    CacheKey key = new CacheKey(token);
+  CacheKey key(String text, int start, int end) {
+    return new CacheKey(text, start, end, hasher.hash(text, start, end));
+  }
+
+  /**
+   * Remembers a token that verified: in the recent table, from which a second presentation
+   * promotes it into the cache. {@code key} is the whole token's (see {@link CacheKey#of}).
+   */
+  void put(CacheKey key, SessionToken verified) {
     // A plain array store: a racing store to the same slot leaves one of the two, and a reader
     // sees either a whole Recent (final fields) or the slot's previous value.
     recent[slot(key)] = new Recent(key, verified);
   }
 
   private int slot(CacheKey key) {
-    return key.hash & (recent.length - 1);
+    return key.hashCode() & (recent.length - 1);
+  }
+
+  /** The recent-table slot {@code text[start, end)} goes to (for tests). */
+  int slotOf(String text, int start, int end) {
+    return slot(key(text, start, end));
   }
 
   /**
-   * The remembered token whose text is exactly {@code text[start, end)} if it may be served now,
-   * else {@code null}. Copies nothing: the region is hashed and compared where it lies.
+   * The remembered token whose text is exactly {@code key}'s if it may be served now, else {@code
+   * null}. Copies nothing: the region is hashed and compared where it lies.
    */
-  SessionToken getOrNull(String text, int start, int end, KeySet set) {
+  SessionToken getOrNull(CacheKey key, KeySet set) {
     KeySet under = cachedUnder;
     if (set != under) {
       if (under == null || !set.sameContentAs(under)) {
@@ -68,7 +88,6 @@ final class VerificationCache {
       }
       cachedUnder = set;
     }
-    CacheKey key = new CacheKey(text, start, end);
     SessionToken hit = cache.getIfPresent(key);
     if (hit == null) {
       Recent r = recent[slot(key)];
@@ -92,34 +111,31 @@ final class VerificationCache {
   }
 
   /**
-   * Cache key: hashes only the last segment (signature or tag, which no one can forge), compares
-   * the whole token. A stored key is a whole token; a lookup key may be a region of a longer text
-   * (a header), so that a hit copies nothing.
+   * Cache key: a text's keyed hash (see {@link KeyedHash}) and the text, compared whole when the
+   * hashes match. A stored key is a whole token; a lookup key may be a region of a longer text (a
+   * header), so that a hit copies nothing.
    */
   static final class CacheKey {
     private final String text;
     private final int start;
     private final int length;
-    private final int hash;
+    private final long hash;
 
-    CacheKey(String token) {
-      this(token, 0, token.length());
-    }
-
-    CacheKey(String text, int start, int end) {
+    CacheKey(String text, int start, int end, long hash) {
       this.text = text;
       this.start = start;
       this.length = end - start;
-      int h = 0;
-      for (int i = Math.max(start, end - 16); i < end; i++) {
-        h = 31 * h + text.charAt(i);
-      }
-      this.hash = h;
+      this.hash = hash;
+    }
+
+    /** The same key for {@code token}, the region copied out: the key the cache may keep. */
+    CacheKey of(String token) {
+      return token == text && start == 0 ? this : new CacheKey(token, 0, token.length(), hash);
     }
 
     @Override
     public int hashCode() {
-      return hash;
+      return (int) (hash ^ (hash >>> 32));
     }
 
     @Override
@@ -127,6 +143,8 @@ final class VerificationCache {
       if (!(o instanceof CacheKey k) || k.hash != hash || k.length != length) {
         return false;
       }
+      // Reached only when the 64-bit keyed hashes match: for two different texts, by chance
+      // alone, so how long the compare takes tells nothing about a token one does not have.
       if (start == 0 && k.start == 0 && text.length() == length && k.text.length() == length) {
         return text.equals(k.text); // two whole tokens: the JDK's intrinsic
       }

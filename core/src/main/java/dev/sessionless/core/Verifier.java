@@ -3,6 +3,7 @@ package dev.sessionless.core;
 import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.StateReaders;
 import dev.sessionless.core.internal.AesGcmEngine;
+import dev.sessionless.core.internal.Ascii;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.ClaimsReader;
 import dev.sessionless.core.internal.Deflate;
@@ -161,7 +162,23 @@ final class Verifier {
       int ctLen = jweCiphertextLength(b, n, d1, d2, d3, d4, scratch);
       payload = scratch.payload(ctLen);
       payloadLen = decrypt(b, n, d1, d3, d4, ctLen, key, scratch, payload);
+      try {
+        return readPayload(payload, payloadLen, false, key, set, zip, now, scratch);
+      } finally {
+        // The plaintext leaves the pooled buffers with this decode, read or refused: what was
+        // encrypted is not to be found later in a scratch another request takes.
+        Arrays.fill(payload, 0, payloadLen, (byte) 0);
+        if (zip != 0) {
+          Arrays.fill(scratch.inflated(), (byte) 0);
+        }
+      }
     }
+    return readPayload(payload, payloadLen, ascii, key, set, zip, now, scratch);
+  }
+
+  /** Inflates if need be, checks UTF-8, reads the claims and checks them, and makes the token. */
+  private SessionToken readPayload(byte[] payload, int payloadLen, boolean ascii, TokenKey key,
+      KeySet set, int zip, long now, Scratch scratch) {
     if (zip != 0) {
       // Only now, with the signature or the authentication tag checked.
       int k = Deflate.inflate(payload, payloadLen, scratch, 4 * maxTokenLength,
@@ -189,12 +206,14 @@ final class Verifier {
 
   /**
    * Binds the header's {@code typ} to the codec: a plain codec takes none or {@code JWT}, a typed
-   * codec exactly its own type (compared ignoring case, as RFC 7515 section 4.1.9 advises).
+   * codec exactly its own type (compared ignoring the case of ASCII letters only, as RFC 7515
+   * section 4.1.9 advises for media types: {@code String.equalsIgnoreCase} would let {@code ſ}
+   * stand for {@code s}).
    */
   private void checkType(String typ) {
     boolean ok = tokenType == null
-        ? typ == null || typ.equalsIgnoreCase("JWT")
-        : typ != null && typ.equalsIgnoreCase(tokenType);
+        ? typ == null || Ascii.equalsIgnoreCase(typ, "JWT")
+        : typ != null && Ascii.equalsIgnoreCase(typ, tokenType);
     if (!ok) {
       throw wrongType();
     }
@@ -254,7 +273,7 @@ final class Verifier {
     if (h.alg == null) {
       throw new TokenException(Reason.MALFORMED, "the header has no alg");
     }
-    if (h.alg.equalsIgnoreCase("none")) {
+    if (Ascii.equalsIgnoreCase(h.alg, "none")) {
       throw new TokenException(Reason.ALGORITHM_MISMATCH, "unsigned tokens (alg none) are never accepted");
     }
     if (h.kid == null) {

@@ -167,4 +167,33 @@ class TokenTypeAndClaimsTest {
     assertTrue(s.contains("sid"), s);
     assertFalse(s.contains("secret-session-id"), s);
   }
+
+  /** An HS256 token of {@code key} with this header JSON and the payload of {@code like}, signed by the JCA. */
+  static String resigned(TokenKey key, byte[] secret, String headerJson, String like) throws Exception {
+    String payload = like.substring(like.indexOf('.') + 1, like.lastIndexOf('.'));
+    String input = Base64.getUrlEncoder().withoutPadding().encodeToString(headerJson.getBytes(StandardCharsets.UTF_8))
+        + "." + payload;
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+    mac.init(new javax.crypto.spec.SecretKeySpec(secret, "HmacSHA256"));
+    byte[] sig = mac.doFinal(input.getBytes(StandardCharsets.US_ASCII));
+    return input + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(sig);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void typIsComparedIgnoringTheCaseOfAsciiLettersOnly() throws Exception {
+    byte[] secret = new byte[32];
+    new java.util.Random(7).nextBytes(secret);
+    TokenKey key = TokenKey.secret("k1", Algorithm.HS256, secret);
+    TokenCodec internal = base(KeySet.of(key), Algorithm.HS256).tokenType(INTERNAL).build();
+    String real = internal.encode(Claims.builder().subject("alice").build());
+
+    String upper = resigned(key, secret, "{\"alg\":\"HS256\",\"kid\":\"k1\",\"typ\":\"SL-Internal+JWT\"}", real);
+    assertEquals("alice", internal.decode(upper).subject().orElseThrow(), "ASCII case is ignored");
+
+    // U+017F LATIN SMALL LETTER LONG S upper-cases to 'S': String.equalsIgnoreCase takes it for 's'.
+    String longS = resigned(key, secret, "{\"alg\":\"HS256\",\"kid\":\"k1\",\"typ\":\"\u017fl-internal+jwt\"}", real);
+    TokenException e = assertThrows(TokenException.class, () -> internal.decode(longS));
+    assertEquals(Reason.WRONG_TOKEN_TYPE, e.reason());
+  }
 }

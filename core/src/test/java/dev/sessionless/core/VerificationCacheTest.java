@@ -173,4 +173,37 @@ class VerificationCacheTest {
     live.set(KeySet.of(key.withLifecycle(null, null, NOW.plusSeconds(3600), null)));
     assertNotSame(first, codec.decode(token));
   }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void tokensEndingInTheSameSixteenCharactersDoNotShareASlotOrAHash() {
+    // The last segment is what the presenter writes last: texts that share it must still be
+    // placed apart, by a hash of the whole text under a key the presenter does not know.
+    VerificationCache cache = new VerificationCache(10_000, null, clock);
+    java.util.Random random = new java.util.Random(35);
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    String tail = ".QUFBQUFBQUFBQUFBQUFB";
+    int texts = 64;
+    java.util.Set<Integer> hashes = new java.util.HashSet<>();
+    int sameSlotAsFirst = 0;
+    int first = -1;
+    for (int t = 0; t < texts; t++) {
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < 300; i++) {
+        b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      String text = b.append(tail).toString();
+      VerificationCache.CacheKey key = cache.key(text, 0, text.length());
+      hashes.add(key.hashCode());
+      int slot = cache.slotOf(text, 0, text.length());
+      if (t == 0) {
+        first = slot;
+      } else if (slot == first) {
+        sameSlotAsFirst++;
+      }
+    }
+    assertEquals(texts, hashes.size(), "texts sharing their last 16 characters share a hash");
+    // 1,024 slots: about one in 16 of the 63 others would share the first's slot by chance.
+    org.junit.jupiter.api.Assertions.assertTrue(sameSlotAsFirst < 8, sameSlotAsFirst + " of 63 in the first one's slot");
+  }
 }

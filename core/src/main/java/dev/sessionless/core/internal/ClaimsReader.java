@@ -39,7 +39,7 @@ public final class ClaimsReader {
    * @throws TokenException {@code MALFORMED} for anything but a well-formed, strictly typed payload
    */
   public static void read(byte[] buf, int len, ExpectedClaims expected, ParsedClaims out) {
-    if (!FastClaims.tryRead(buf, len, expected, out)) {
+    if (!FastPaths.on(FastPaths.Path.CLAIMS) || !FastClaims.tryRead(buf, len, expected, out)) {
       readWithJackson(buf, len, expected.issuer, expected.audience, out);
     }
   }

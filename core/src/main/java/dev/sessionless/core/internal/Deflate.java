@@ -55,7 +55,7 @@ public final class Deflate {
    * @return the compressed length, at {@code scratch.inflated()[0, n)}
    */
   public static int deflate(byte[] in, int len, boolean dictionary, Scratch scratch) {
-    if (len <= FixedHuffman.MAX_INPUT) {
+    if (len <= FixedHuffman.MAX_INPUT && FastPaths.on(FastPaths.Path.DEFLATE)) {
       return FixedHuffman.encodePooled(in, len, dictionary ? PRESET : null,
           scratch.inflated(FixedHuffman.maxEncodedLength(len)));
     }

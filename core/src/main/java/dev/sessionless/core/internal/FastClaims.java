@@ -195,7 +195,7 @@ public final class FastClaims {
           }
           // The common state is validated and indexed in one pass; a state the scanner hands
           // over (a duplicated name, an escaped name, ...) is validated here and indexed on read.
-          int e = StateScanner.scanEmbedded(buf, i, end, out);
+          int e = FastPaths.on(FastPaths.Path.STATE) ? StateScanner.scanEmbedded(buf, i, end, out) : -1;
           if (e < 0) {
             e = value(buf, i, end, 1);
           }

@@ -18,7 +18,10 @@ import javax.crypto.spec.SecretKeySpec;
  * every time. The digest state after those two blocks is kept and cloned for the next message
  * that starts with the same block, which saves two of the ~eight compressions of a typical
  * token (and {@code Mac}'s resets); the result is bit for bit HMAC, which {@code HmacEngineTest}
- * holds to the JDK's {@code Mac} over every length and key size.
+ * holds to the JDK's {@code Mac} over every length and key size. The next message's first block
+ * is compared with the kept one in constant time (for HS384 and HS512 it reaches into the
+ * claims), and a failed verify clears what it computed (the forged message's correct MAC, the
+ * inner hash) and drops the kept block, so neither stays in the pool.
  *
  * <p>That shortcut is taken only with the JDK's own providers: SHA-2 from {@code SUN} and HMAC
  * from {@code SunJCE}, the ones a plain JVM picks. Where another provider comes first for either
@@ -28,8 +31,11 @@ import javax.crypto.spec.SecretKeySpec;
  * {@value #IMPLEMENTATION_PROPERTY} is {@code jca}.
  */
 public final class HmacEngine extends KeyEngine {
-  /** Set to {@code jca} to compute every HMAC through the JCA {@code Mac}. */
-  public static final String IMPLEMENTATION_PROPERTY = "dev.sessionless.hmac";
+  /**
+   * Set to {@code jca} to compute every HMAC through the JCA {@code Mac} (as {@code
+   * dev.sessionless.fastpath.hmac=off} does; read once, see {@link FastPaths}).
+   */
+  public static final String IMPLEMENTATION_PROPERTY = FastPaths.HMAC_PROPERTY;
 
   private final String jcaName;
   private final int macLength;
@@ -75,8 +81,9 @@ public final class HmacEngine extends KeyEngine {
       if (len < b) {
         d = (MessageDigest) ipad.clone();
         d.update(in, 0, len);
-      } else if (afterFirst != null && Arrays.equals(in, 0, b, firstBlock, 0, b)) {
-        // A public comparison: the first block is the token's header and claims' start.
+      } else if (afterFirst != null && ConstantTime.equals(in, 0, firstBlock, 0, b)) {
+        // In constant time: for HS384 and HS512 the block reaches into the claims, and an
+        // early-exit compare would tell a caller how much of another token's start it guessed.
         d = (MessageDigest) afterFirst.clone();
         d.update(in, b, len - b);
       } else {
@@ -90,7 +97,35 @@ public final class HmacEngine extends KeyEngine {
       outer.update(outerPad);
       outer.update(inner, 0, macLength);
       outer.digest(out, 0, macLength); // also resets the digest for its next use
+      Arrays.fill(inner, (byte) 0);
     }
+
+    /**
+     * After a failed verify: nothing computed from the forged message stays in the pool, neither
+     * its correct MAC nor a digest state keyed and fed with its first block (which a later
+     * message would otherwise be compared with).
+     */
+    void forget() {
+      Arrays.fill(expected, (byte) 0);
+      Arrays.fill(inner, (byte) 0);
+      if (firstBlock != null) {
+        Arrays.fill(firstBlock, (byte) 0);
+      }
+      afterFirst = null;
+    }
+
+    /** Whether no buffer holds anything and no first block is kept (for tests). */
+    boolean holdsNothing() {
+      return afterFirst == null && zero(expected) && zero(inner) && (firstBlock == null || zero(firstBlock));
+    }
+  }
+
+  private static boolean zero(byte[] b) {
+    int acc = 0;
+    for (byte x : b) {
+      acc |= x;
+    }
+    return acc == 0;
   }
 
   /**
@@ -159,11 +194,11 @@ public final class HmacEngine extends KeyEngine {
   }
 
   /**
-   * Whether HMAC may be computed here from digests: the property does not ask for the JCA, and
+   * Whether HMAC may be computed here from digests: the fast path is on ({@link FastPaths}), and
    * this JVM picks its own {@code SUN} digest and {@code SunJCE} HMAC for the algorithm.
    */
   static boolean jdkProviders(String jcaName) {
-    if ("jca".equalsIgnoreCase(System.getProperty(IMPLEMENTATION_PROPERTY, "").strip())) {
+    if (!FastPaths.on(FastPaths.Path.HMAC)) {
       return false;
     }
     try {
@@ -236,6 +271,9 @@ public final class HmacEngine extends KeyEngine {
     Keyed k = pool.take();
     compute(k, in, len, k.expected);
     boolean ok = ConstantTime.equals(k.expected, 0, sig, 0, macLength);
+    if (!ok) {
+      k.forget();
+    }
     pool.give(k);
     return ok;
   }
@@ -256,5 +294,15 @@ public final class HmacEngine extends KeyEngine {
   /** How many keyed states this engine holds in its pool now (for tests). */
   int pooled() {
     return pool.size();
+  }
+
+  /** Whether every pooled state holds no MAC, inner hash or kept first block (for tests). */
+  boolean pooledStatesHoldNothing() {
+    for (Keyed k : pool.pooledNow()) {
+      if (!k.holdsNothing()) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -93,6 +93,11 @@ public final class StateIndex {
     return true;
   }
 
+  /** Whether the scanner built this index (offsets only), not Jackson (for tests). */
+  boolean spansFromScanner() {
+    return layout != null;
+  }
+
   /** The spans {@code [start, end)} of each top-level value, by name, in token order. */
   public Map<String, int[]> spans() {
     Map<String, int[]> s = spans;
@@ -122,7 +127,7 @@ public final class StateIndex {
    * @throws TokenException {@code MALFORMED} if the state is not a strictly valid JSON object
    */
   public static StateIndex of(byte[] json) {
-    int[] layout = StateScanner.scan(json);
+    int[] layout = FastPaths.on(FastPaths.Path.STATE) ? StateScanner.scan(json) : null;
     return layout != null ? new StateIndex(json, layout, null) : byJackson(json);
   }
 

@@ -1,6 +1,7 @@
 package dev.sessionless.core.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -108,6 +109,47 @@ class HmacEngineTest {
     assertTrue(engine.verify(msg, msg.length, mac, mac.length), "and the MAC still verifies after");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"HmacSHA256", "HmacSHA384", "HmacSHA512"})
+  @org.junit.jupiter.api.Timeout(30)
+  void keptFirstBlockIsComparedInConstantTimeWhereverTheNextMessageDiffers(String alg) throws Exception {
+    byte[] key = new byte[32];
+    new Random(5).nextBytes(key);
+    HmacEngine engine = new HmacEngine(alg, key);
+    int block = alg.equals("HmacSHA256") ? 64 : 128;
+    byte[] kept = new byte[300];
+    new Random(6).nextBytes(kept);
+    sign(engine, kept, kept.length);
+    // A message differing only in the last byte of the first block, then one differing in its
+    // first byte: each is compared with the kept block over the whole block, through ConstantTime.
+    for (int at : new int[] {block - 1, 0}) {
+      byte[] next = kept.clone();
+      next[at] ^= 1;
+      long before = ConstantTime.COMPARED.get();
+      assertArrayEquals(reference(alg, key, next, next.length), sign(engine, next, next.length));
+      assertEquals(block, ConstantTime.COMPARED.get() - before, "bytes compared in constant time, differing at " + at);
+      sign(engine, kept, kept.length); // keep the first message's block again
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"HmacSHA256", "HmacSHA512"})
+  @org.junit.jupiter.api.Timeout(30)
+  void failedVerifyLeavesNeitherTheForgedMessagesMacNorItsKeyedStateInThePool(String alg) throws Exception {
+    byte[] key = new byte[32];
+    new Random(8).nextBytes(key);
+    HmacEngine engine = new HmacEngine(alg, key);
+    byte[] forged = new byte[300];
+    new Random(9).nextBytes(forged);
+    byte[] wrong = new byte[engine.signatureLength()];
+    assertFalse(engine.verify(forged, forged.length, wrong, wrong.length));
+    assertEquals(1, engine.pooled());
+    assertTrue(engine.pooledStatesHoldNothing(), "the correct MAC, inner hash or a kept first block stayed pooled");
+    // And the engine still verifies afterwards, from the start.
+    byte[] mac = reference(alg, key, forged, forged.length);
+    assertTrue(engine.verify(forged, forged.length, mac, mac.length));
+  }
+
   @Test
   void threadsSharingOneEngineEachGetTheRightMac() throws Exception {
     int threads = 4;
@@ -144,19 +186,20 @@ class HmacEngineTest {
   }
 
   @Test
-  void thePropertySendsEveryHmacThroughTheJcaMac() throws Exception {
+  void theSwitchSendsEveryHmacThroughTheJcaMac() throws Exception {
     byte[] key = new byte[32];
     new Random(3).nextBytes(key);
     byte[] msg = new byte[300];
     new Random(4).nextBytes(msg);
     assertTrue(new HmacEngine("HmacSHA256", key).clonesDigests(), "the JDK's providers: digests");
-    System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
+    // What dev.sessionless.hmac=jca (or dev.sessionless.fastpath.hmac=off) sets when FastPaths loads.
+    boolean was = FastPaths.set(FastPaths.Path.HMAC, false);
     try {
       HmacEngine engine = new HmacEngine("HmacSHA256", key);
       assertFalse(engine.clonesDigests());
       assertArrayEquals(reference("HmacSHA256", key, msg, 300), sign(engine, msg, 300));
     } finally {
-      System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+      FastPaths.set(FastPaths.Path.HMAC, was);
     }
   }
 

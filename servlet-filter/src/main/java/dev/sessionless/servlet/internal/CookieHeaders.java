@@ -52,62 +52,128 @@ final class CookieHeaders {
     if (headers == null) {
       return List.of();
     }
-    List<Found> found = null;
-    Found first = null;
+    Collector c = new Collector(test, atMost, usual);
     while (headers.hasMoreElements()) {
       String h = headers.nextElement();
-      if (h == null) {
-        continue;
-      }
-      int len = h.length();
-      int i = 0;
-      while (i < len) {
-        int end = h.indexOf(';', i);
-        if (end < 0) {
-          end = len;
+      if (h != null) {
+        c.header = h;
+        if (!scan(h, c)) {
+          break;
         }
-        int eq = h.indexOf('=', i);
-        if (eq >= 0 && eq < end) {
-          int ns = skipSpace(h, i, eq);
-          int ne = trimSpace(h, ns, eq);
-          if (ne > ns && test.ours(h, ns, ne)) {
-            int vs = skipSpace(h, eq + 1, end);
-            int ve = trimSpace(h, vs, end);
-            if (ve - vs >= 2 && h.charAt(vs) == '"' && h.charAt(ve - 1) == '"') {
-              vs++;
-              ve--;
-            }
-            String n = usual != null && ne - ns == usual.length() && h.startsWith(usual, ns)
-                ? usual : h.substring(ns, ne);
-            Found f = new Found(n, h, vs, ve);
-            if (first == null) {
-              first = f;
-            } else {
-              if (found == null) {
-                found = new ArrayList<>(4);
-                found.add(first);
-              }
-              if (found.size() >= atMost) {
-                return found;
-              }
-              found.add(f);
-            }
-          }
-        }
-        i = end + 1;
       }
     }
-    return found != null ? found : first != null ? List.of(first) : List.of();
+    return c.result();
   }
 
-  private static int skipSpace(String s, int from, int to) {
+  /** Receives the named pieces of one header, in order. */
+  interface Pieces {
+    /**
+     * A piece whose name is {@code [ns, ne)} (not empty, spaces trimmed) and whose value runs
+     * from the first character after its {@code =} at {@code eq + 1} to {@code end} (the next
+     * {@code ;} or the header's end, untrimmed). Returns false to stop scanning.
+     */
+    boolean piece(int ns, int ne, int eq, int end);
+  }
+
+  /**
+   * Walks one header's {@code name=value} pieces, looking at each character once (a name's
+   * characters up to three times, for the spaces trimmed around it): a {@code =} is searched for within its own piece
+   * only, so a header of many pieces without one ({@code a;a;a;…}) costs its length, not its
+   * length squared. Takes a {@link CharSequence} so a test can count the characters read.
+   * Returns false when {@code sink} asked to stop.
+   */
+  static boolean scan(CharSequence h, Pieces sink) {
+    int len = h.length();
+    int i = 0;
+    while (i < len) {
+      int eq = -1;
+      int p = i;
+      for (; p < len; p++) {
+        char ch = h.charAt(p);
+        if (ch == ';') {
+          break;
+        }
+        if (ch == '=') {
+          eq = p;
+          break;
+        }
+      }
+      if (eq < 0) {
+        i = p + 1; // a piece without '=' names no cookie
+        continue;
+      }
+      int end = eq + 1;
+      while (end < len && h.charAt(end) != ';') {
+        end++;
+      }
+      int ns = skipSpace(h, i, eq);
+      int ne = trimSpace(h, ns, eq);
+      if (ne > ns && !sink.piece(ns, ne, eq, end)) {
+        return false;
+      }
+      i = end + 1;
+    }
+    return true;
+  }
+
+  /** Keeps the pieces that {@link NameTest} calls ours, up to a bound. */
+  private static final class Collector implements Pieces {
+    private final NameTest test;
+    private final int atMost;
+    private final String usual;
+    String header;
+    private Found first;
+    private List<Found> found;
+
+    Collector(NameTest test, int atMost, String usual) {
+      this.test = test;
+      this.atMost = atMost;
+      this.usual = usual;
+    }
+
+    @Override
+    public boolean piece(int ns, int ne, int eq, int end) {
+      String h = header;
+      if (!test.ours(h, ns, ne)) {
+        return true;
+      }
+      int vs = skipSpace(h, eq + 1, end);
+      int ve = trimSpace(h, vs, end);
+      if (ve - vs >= 2 && h.charAt(vs) == '"' && h.charAt(ve - 1) == '"') {
+        vs++;
+        ve--;
+      }
+      String n = usual != null && ne - ns == usual.length() && h.startsWith(usual, ns)
+          ? usual : h.substring(ns, ne);
+      Found f = new Found(n, h, vs, ve);
+      if (first == null) {
+        first = f;
+        return true;
+      }
+      if (found == null) {
+        found = new ArrayList<>(4);
+        found.add(first);
+      }
+      if (found.size() >= atMost) {
+        return false;
+      }
+      found.add(f);
+      return true;
+    }
+
+    List<Found> result() {
+      return found != null ? found : first != null ? List.of(first) : List.of();
+    }
+  }
+
+  private static int skipSpace(CharSequence s, int from, int to) {
     while (from < to && (s.charAt(from) == ' ' || s.charAt(from) == '\t')) {
       from++;
     }
     return from;
   }
 
-  private static int trimSpace(String s, int from, int to) {
+  private static int trimSpace(CharSequence s, int from, int to) {
     while (to > from && (s.charAt(to - 1) == ' ' || s.charAt(to - 1) == '\t')) {
       to--;
     }

@@ -1,5 +1,6 @@
 package dev.sessionless.servlet.internal;
 
+import dev.sessionless.core.internal.FastPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,7 +59,7 @@ final class PlainJsonReader {
    * @return the value, or {@link #NOT_PLAIN}
    */
   static Object read(byte[] b, int off, int len, Class<?> type) {
-    if (len < 2) {
+    if (len < 2 || !on()) {
       return NOT_PLAIN;
     }
     byte first = b[off];
@@ -77,12 +78,21 @@ final class PlainJsonReader {
    * @return the record, or {@link #NOT_PLAIN}
    */
   static Object readRecord(byte[] b, int off, int len, RecordPlan plan) {
-    if (len < 2 || b[off] != '{') {
+    if (len < 2 || b[off] != '{' || !on()) {
       return NOT_PLAIN;
     }
     PlainJsonReader r = new PlainJsonReader(b, off, len);
     Object v = r.record(plan, 1);
     return v == NOT_PLAIN || r.i != r.end ? NOT_PLAIN : v;
+  }
+
+  /**
+   * Whether this reader and {@link PlainJsonWriter} run: off with {@code
+   * dev.sessionless.fastpath.records=off} (or {@code dev.sessionless.fastpaths=off}), when every
+   * attribute is written, read and compared by the {@code StateMapper} instead.
+   */
+  static boolean on() {
+    return FastPaths.on(FastPaths.Path.RECORDS);
   }
 
   private Object record(RecordPlan p, int depth) {

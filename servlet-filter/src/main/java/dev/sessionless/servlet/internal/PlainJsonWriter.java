@@ -38,6 +38,9 @@ final class PlainJsonWriter {
 
   /** The JSON of {@code value}, an instance of {@code plan.type}; {@code null} if it is not plain. */
   static byte[] write(Object value, RecordPlan plan) {
+    if (!PlainJsonReader.on()) {
+      return null;
+    }
     ByteSink sink = ByteSink.take();
     try {
       PlainJsonWriter w = new PlainJsonWriter(sink, null, 0, 0);
@@ -54,6 +57,9 @@ final class PlainJsonWriter {
    */
   static <V> byte[] meta(long created, int maxInactive, java.util.Map<String, V> entries,
       java.util.function.Function<? super V, String> tag) {
+    if (!PlainJsonReader.on()) {
+      return null;
+    }
     ByteSink sink = ByteSink.take();
     try {
       PlainJsonWriter w = new PlainJsonWriter(sink, null, 0, 0);
@@ -89,6 +95,9 @@ final class PlainJsonWriter {
    * written; {@code null} if it is not plain (ask the mapper).
    */
   static Boolean same(Object value, RecordPlan plan, byte[] json, int off, int len) {
+    if (!PlainJsonReader.on()) {
+      return null;
+    }
     PlainJsonWriter w = new PlainJsonWriter(null, json, off, off + len);
     if (!w.record(value, plan, 0)) {
       return null;
@@ -107,6 +116,9 @@ final class PlainJsonWriter {
    * request will hand it, without parsing text it has just written.
    */
   static Object rebuild(Object value, RecordPlan p) {
+    if (!PlainJsonReader.on()) {
+      return PlainJsonReader.NOT_PLAIN;
+    }
     return rebuild(value, p, 0);
   }
 
@@ -172,6 +184,9 @@ final class PlainJsonWriter {
    * (the mapper reads it back as an {@code Integer}): whatever is written then reads back equal.
    */
   static byte[] writePlain(Object value, int maxDepth, boolean readsBackEqual) {
+    if (!PlainJsonReader.on()) {
+      return null;
+    }
     ByteSink sink = ByteSink.take();
     try {
       PlainJsonWriter w = new PlainJsonWriter(sink, null, 0, 0);
@@ -187,6 +202,9 @@ final class PlainJsonWriter {
    * #writePlain}'s values), compared as it is written; {@code null} if it is not plain.
    */
   static Boolean samePlain(Object value, int maxDepth, byte[] json, int off, int len) {
+    if (!PlainJsonReader.on()) {
+      return null;
+    }
     PlainJsonWriter w = new PlainJsonWriter(null, json, off, off + len);
     if (!w.plain(value, 0, maxDepth)) {
       return null;

@@ -138,6 +138,9 @@ final class RecordPlan {
 
   /** The plans of those {@code registered} types that have one. */
   static Map<Class<?>, RecordPlan> of(Set<Class<?>> registered) {
+    if (!PlainJsonReader.on()) {
+      return Map.of(); // the records fast path is off: the mapper writes and reads them
+    }
     Map<Class<?>, RecordPlan> plans = new HashMap<>();
     for (Class<?> c : registered) {
       RecordPlan p = plan(c, new ArrayList<>());

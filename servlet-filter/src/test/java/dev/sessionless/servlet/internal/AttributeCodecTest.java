@@ -92,6 +92,11 @@ class AttributeCodecTest {
       reads++;
       return StateMapper.defaults().read(json, off, len, type);
     }
+
+    @Override
+    public void checkTypes(Set<Class<?>> types) {
+      StateMapper.defaults().checkTypes(types);
+    }
   }
 
   @Test

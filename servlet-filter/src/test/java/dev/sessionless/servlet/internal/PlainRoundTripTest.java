@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sessionless.core.StateMapper;
+import dev.sessionless.core.internal.FastPaths;
 import dev.sessionless.core.jackson.JacksonStateMapper;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,7 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -22,10 +30,61 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code setAttribute}'s round-trip check. Differential: for each value, the default codec (which
  * may skip it) and a codec on an equal mapper that is not the default one (which never skips)
  * must accept and refuse the same values and write the same bytes.
+ *
+ * <p>Run with the records fast path ({@link PlainJsonWriter}, {@link PlainJsonReader}) on and
+ * off ({@code dev.sessionless.fastpath.records}), flipped in this JVM: with it off the default
+ * codec goes through the mapper for everything, and must still agree.
  */
+@ParameterizedClass(name = "records fast path on: {0}")
+@ValueSource(booleans = {true, false})
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PlainRoundTripTest {
-  final AttributeCodec fast = new AttributeCodec(StateMapper.defaults(), Set.of());
-  final AttributeCodec full = new AttributeCodec(JacksonStateMapper.of(JsonMapper.builder().build()), Set.of());
+  /** A registered record, written and read by the fast path when it is on. */
+  public record Line(String sku, int quantity, List<String> tags) {}
+
+  @Parameter
+  boolean fastPath;
+  boolean was;
+  AttributeCodec fast;
+  AttributeCodec full;
+  AttributeCodec fastRecords;
+  AttributeCodec fullRecords;
+
+  @BeforeEach
+  void mode() {
+    was = FastPaths.set(FastPaths.Path.RECORDS, fastPath);
+    fast = new AttributeCodec(StateMapper.defaults(), Set.of());
+    full = new AttributeCodec(JacksonStateMapper.of(JsonMapper.builder().build()), Set.of());
+    fastRecords = new AttributeCodec(StateMapper.defaults(), Set.of(Line.class));
+    fullRecords = new AttributeCodec(JacksonStateMapper.of(JsonMapper.builder().build()), Set.of(Line.class));
+  }
+
+  @AfterEach
+  void restore() {
+    FastPaths.set(FastPaths.Path.RECORDS, was);
+  }
+
+  @Test
+  void thePlainWriterAndReaderRunOnlyWithTheFastPathOn() {
+    assertEquals(fastPath, PlainJsonWriter.writePlain(new ArrayList<>(List.of("a")), 8, true) != null);
+    byte[] list = "[\"a\"]".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(fastPath, PlainJsonReader.read(list, 0, list.length, List.class) != PlainJsonReader.NOT_PLAIN);
+    assertEquals(fastPath, !RecordPlan.of(Set.of(Line.class)).isEmpty());
+  }
+
+  @Test
+  void registeredRecordsAreStoredReadAndComparedAlikeInBothCodecs() {
+    Line line = new Line("sku-1", 2, new ArrayList<>(List.of("gift", "é€")));
+    String tag = fastRecords.typeName("line", line);
+    byte[] json = fastRecords.checkedJson("line", line, tag);
+    assertArrayEquals(fullRecords.checkedJson("line", line, fullRecords.typeName("line", line)), json);
+    assertArrayEquals(json, fastRecords.json(line));
+    assertEquals(line, fastRecords.read(Line.class, json, 0, json.length));
+    assertEquals(line, fullRecords.read(Line.class, json, 0, json.length));
+    assertEquals(true, fastRecords.writesSame(line, json, 0, json.length));
+    Line other = new Line("sku-1", 3, new ArrayList<>(List.of("gift", "é€")));
+    assertEquals(false, fastRecords.writesSame(other, json, 0, json.length));
+  }
 
   /** The JSON {@code codec} stores for {@code value}, or the refusal's class name. */
   static Object verdict(AttributeCodec codec, Object value) {
