@@ -80,22 +80,14 @@ class WycheproofJoseTest {
 
   /** What {@code make} returns, with every HMAC engine it makes on the JCA path or the digest path. */
   static <T> T onHmacPath(boolean jca, java.util.function.Supplier<T> make) {
-    String old = System.getProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
-    if (jca) {
-      System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
-    } else {
-      System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
-    }
+    boolean was = dev.sessionless.core.internal.FastPaths.set(dev.sessionless.core.internal.FastPaths.Path.HMAC, !jca);
     try {
       return make.get();
     } finally {
-      if (old == null) {
-        System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
-      } else {
-        System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, old);
-      }
+      dev.sessionless.core.internal.FastPaths.set(dev.sessionless.core.internal.FastPaths.Path.HMAC, was);
     }
   }
+
 
   /** Whether every key of a group is of a JWS algorithm the project implements. */
   private static boolean implemented(JsonNode jwk) {

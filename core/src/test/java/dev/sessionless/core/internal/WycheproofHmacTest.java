@@ -42,25 +42,16 @@ class WycheproofHmacTest {
   }
 
   /**
-   * An engine on the asked path, checked to be on it: the property is set (or cleared) only
-   * while the engine is made, whatever the JVM was started with.
+   * An engine on the asked path, checked to be on it: the HMAC fast path is switched on or off
+   * only while the engine is made, whatever the JVM was started with.
    */
   static HmacEngine engine(String jcaName, byte[] key, Path path) {
-    String old = System.getProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
+    boolean was = FastPaths.set(FastPaths.Path.HMAC, path == Path.DIGESTS);
     HmacEngine e;
     try {
-      if (path == Path.JCA) {
-        System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, "jca");
-      } else {
-        System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
-      }
       e = new HmacEngine(jcaName, key);
     } finally {
-      if (old == null) {
-        System.clearProperty(HmacEngine.IMPLEMENTATION_PROPERTY);
-      } else {
-        System.setProperty(HmacEngine.IMPLEMENTATION_PROPERTY, old);
-      }
+      FastPaths.set(FastPaths.Path.HMAC, was);
     }
     assertEquals(path == Path.DIGESTS, e.clonesDigests(), "the engine runs on the " + path + " path");
     return e;
