@@ -94,4 +94,14 @@ public interface SessionlessListener {
    * @param reason the reason the token was refused
    */
   default void sessionRejected(TokenException.Reason reason) {}
+
+  /**
+   * The servlet filter found a session change the application made after the response had
+   * committed: the cookie could not carry it, so the change is lost. Reported once per request.
+   *
+   * @param what {@code attribute} (an attribute set or removed, the id or the max-inactive
+   *     interval changed), {@code in-place} (a value the application held changed without a
+   *     {@code setAttribute}) or {@code invalidate} (the session was invalidated); more may be added
+   */
+  default void sessionChangeDropped(String what) {}
 }

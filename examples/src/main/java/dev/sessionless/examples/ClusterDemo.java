@@ -104,7 +104,9 @@ public final class ClusterDemo {
       KEYRINGS.add(keys);
       SessionlessFilter filter = SessionlessFilter.builder()
           .keys(keys).issuer("https://shop.example").audience("shop")
-          .cookieName("SHOP").attributeTypes(Cart.class).build();
+          // __Host-: the browser keeps it to this host, Path=/, Secure (the filter's defaults are
+          // encrypted tokens, dir + A256GCM, and Secure cookies, which browsers accept on localhost).
+          .cookieName("__Host-SHOP").attributeTypes(Cart.class).build();
       ctx.addFilter("sessionless", filter)
           .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
       ctx.addServlet("shop", new ShopServlet(name)).addMapping("/cart");
@@ -190,7 +192,7 @@ public final class ClusterDemo {
     Path dir = Files.createTempDirectory("sessionless-demo");
     Path jwks = dir.resolve("keys.jwks");
     java.time.Instant start = java.time.Instant.now();
-    TokenKey november = TokenKey.generate("2026-11", Algorithm.HS256).withLifecycle(start, start, null, null);
+    TokenKey november = TokenKey.generate("2026-11", Algorithm.DIR_A256GCM).withLifecycle(start, start, null, null);
     Files.writeString(jwks, KeySet.of(november).toJwksWithSecrets());
     out.println("One JWKS file, three nodes that share nothing else:");
     List<Node> nodes = List.of(jetty("jetty-a", jwks), tomcat("tomcat-b", jwks), jetty("jetty-c", jwks));
@@ -224,12 +226,12 @@ public final class ClusterDemo {
         }
         replies.add(reply);
         out.println("  " + (query.isEmpty() ? "view" : "add " + items[step]) + " -> " + reply
-            + "   [cookie " + cookies.getOrDefault("SHOP", "").length() + " chars, kid " + kid(cookies.get("SHOP")) + "]");
+            + "   [cookie " + cookies.getOrDefault("__Host-SHOP", "").length() + " chars, kid " + kid(cookies.get("__Host-SHOP")) + "]");
       }
 
       Map<String, String> tampered = new LinkedHashMap<>(cookies);
-      String token = tampered.get("SHOP");
-      tampered.put("SHOP", token.substring(0, token.length() - 2) + (token.endsWith("AA") ? "EE" : "AA"));
+      String token = tampered.get("__Host-SHOP");
+      tampered.put("__Host-SHOP", token.substring(0, token.length() - 2) + (token.endsWith("AA") ? "EE" : "AA"));
       String reply = get(http, nodes.get(0).port(), "/cart", tampered);
       replies.add(reply);
       out.println("A tampered cookie -> " + reply);
@@ -256,7 +258,7 @@ public final class ClusterDemo {
   static void rotate(Path jwks, TokenKey old, PrintStream out) throws IOException, InterruptedException {
     java.time.Instant now = java.time.Instant.now();
     java.time.Instant switchAt = now.plusSeconds(2);
-    TokenKey december = TokenKey.generate("2026-12", Algorithm.HS256).withLifecycle(now, switchAt, null, null);
+    TokenKey december = TokenKey.generate("2026-12", Algorithm.DIR_A256GCM).withLifecycle(now, switchAt, null, null);
     KeySet rotated = KeySet.of(old.withLifecycle(old.published().orElse(null), old.activates().orElse(null),
         switchAt, switchAt.plus(java.time.Duration.ofMinutes(30))), december);
     Path tmp = jwks.resolveSibling("keys.jwks.tmp");

@@ -97,12 +97,12 @@ public final class PropagationDemo {
       OutgoingTokens fromEdge = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(edgeKeys)
           .issuer(EDGE).build()).grant("orders", "cart", "tenant").build();
       HttpClient toOrders = fromEdge.httpClient(HttpClient.newHttpClient(), "orders");
-      SessionlessFilter sessions = SessionlessFilter.builder().keys(KeySet.of(TokenKey.generate("browser", Algorithm.HS256)))
+      SessionlessFilter sessions = SessionlessFilter.builder().keys(KeySet.of(TokenKey.generate("browser", Algorithm.DIR_A256GCM)))
           .issuer(EDGE).audience("shop").build();
       URI shop = start(servers, c -> serve(c, sessions, EdgeContextFilter.builder().subjectAttribute("user").build(),
           new Service("edge", out, toOrders, orders.resolve("order"))));
 
-      HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+      HttpClient browser = HttpClient.newBuilder().cookieHandler(new BrowserCookies()).build();
       get(browser, shop.resolve("login"));
       String answer = get(browser, shop.resolve("checkout")).body();
       out.println("browser got: " + answer);
@@ -200,5 +200,25 @@ public final class PropagationDemo {
     servers.add(s);
     s.start();
     return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/");
+  }
+
+  /**
+   * A cookie jar that sends {@code Secure} cookies to {@code http://127.0.0.1} and {@code
+   * localhost}, as browsers do (they treat loopback as a secure context); the JDK's {@link
+   * CookieManager} sends them only over https, and the filter's cookies are always {@code Secure}.
+   */
+  static final class BrowserCookies extends CookieManager {
+    @Override
+    public java.util.Map<String, List<String>> get(URI uri, java.util.Map<String, List<String>> headers)
+        throws IOException {
+      String host = uri.getHost();
+      boolean loopback = "http".equals(uri.getScheme()) && ("127.0.0.1".equals(host) || "localhost".equals(host));
+      try {
+        return super.get(loopback ? new URI("https", null, host, uri.getPort(), uri.getPath(), uri.getQuery(), null)
+            : uri, headers);
+      } catch (java.net.URISyntaxException e) {
+        throw new IllegalArgumentException(e);
+      }
+    }
   }
 }

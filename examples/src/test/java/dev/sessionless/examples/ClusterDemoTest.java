@@ -35,7 +35,7 @@ class ClusterDemoTest {
     }
     assertTrue(replies.get(6).endsWith("[espresso-beans, grinder, filter-papers, mug, milk-jug, scales]"),
         replies.get(6));
-    assertTrue(replies.get(7).startsWith("jetty-a [] (token refused: BAD_SIGNATURE)"), replies.get(7));
+    assertTrue(replies.get(7).startsWith("jetty-a [] (token refused: DECRYPTION_FAILED)"), replies.get(7));
   }
 
   /** A request line no URI may hold: the container answers 400 itself, before any filter runs. */
@@ -51,7 +51,7 @@ class ClusterDemoTest {
   @Test
   void demoNodesAnswerMalformedRequestsWithoutStackTracesOrServerVersions() throws Exception {
     Path jwks = Files.createTempFile("demo-keys", ".jwks");
-    Files.writeString(jwks, KeySet.of(TokenKey.generate("k", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(jwks, KeySet.of(TokenKey.generate("k", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     try (ClusterDemo.Node jetty = ClusterDemo.jetty("jetty-q", jwks);
         ClusterDemo.Node tomcat = ClusterDemo.tomcat("tomcat-q", jwks)) {
       for (ClusterDemo.Node node : List.of(jetty, tomcat)) {

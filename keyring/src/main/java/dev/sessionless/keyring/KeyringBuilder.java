@@ -218,7 +218,8 @@ public final class KeyringBuilder {
   }
 
   /**
-   * An in-memory HS256 key made at start, for development on one node: tokens do not survive
+   * In-memory keys made at start, one A256GCM (for {@code dir}, the servlet filter's default)
+   * and one HS256, for development on one node: tokens do not survive
    * a restart and do not verify on other nodes, and the keyring says so in a warning. Refused
    * together with any other source.
    */

@@ -94,13 +94,19 @@ final class SourceSpec {
     });
   }
 
-  /** A random HS256 key made in memory when first loaded, with a warning that it is ephemeral. */
+  /**
+   * Random keys made in memory when first loaded, with a warning that they are ephemeral: one
+   * A256GCM key (the servlet filter's default algorithm, {@code dir}) and one HS256 key, each its
+   * own random secret, so either algorithm works without configuration.
+   */
   static Source ephemeralKey() {
     return new FixedSource("ephemeral development key", () -> {
       LOG.log(Level.WARNING, "*** Sessionless is using an EPHEMERAL key made in memory: "
           + "sessions will not survive a restart and will not verify on any other node. "
           + "Configure a key source for anything but development. ***");
-      return KeySet.of(TokenKey.generate("ephemeral-" + Long.toHexString(System.nanoTime()), Algorithm.HS256));
+      String suffix = Long.toHexString(System.nanoTime());
+      return KeySet.of(TokenKey.generate("ephemeral-a256gcm-" + suffix, Algorithm.DIR_A256GCM),
+          TokenKey.generate("ephemeral-" + suffix, Algorithm.HS256));
     });
   }
 }

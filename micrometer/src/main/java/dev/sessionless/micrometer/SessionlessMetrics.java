@@ -64,6 +64,8 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@code sessionless.cookies.chunks}</td><td>summary</td><td></td></tr>
  *   <tr><td>{@code sessionless.sessions.rejected}</td><td>counter</td><td>{@code result}
  *       ({@code rejected}, {@code failed}), {@code reason}</td></tr>
+ *   <tr><td>{@code sessionless.sessions.changes.dropped}</td><td>counter</td><td>{@code what}
+ *       ({@code attribute}, {@code in-place}, {@code invalidate})</td></tr>
  *   <tr><td>{@code sessionless.keys.verifications}</td><td>function counter</td><td>{@code kid}
  *       (watched keyring)</td></tr>
  *   <tr><td>{@code sessionless.keys.safe.to.retire}, {@code sessionless.keys.safe.to.delete}</td>
@@ -92,6 +94,7 @@ public final class SessionlessMetrics implements SessionlessListener {
   private final DistributionSummary cookieSize;
   private final DistributionSummary cookieChunks;
   private final Map<String, Counter> sourceChecks = new ConcurrentHashMap<>();
+  private final Map<String, Counter> changesDropped = new ConcurrentHashMap<>();
   private final Map<String, Instant> lastSuccess = new ConcurrentHashMap<>();
   private final Map<String, List<Meter>> perKid = new ConcurrentHashMap<>();
   private volatile Keyring watched;
@@ -199,6 +202,14 @@ public final class SessionlessMetrics implements SessionlessListener {
   @Override
   public void sessionRejected(TokenException.Reason reason) {
     sessionsRejected.get(reason).increment();
+  }
+
+  /** Counts {@code sessionless.sessions.changes.dropped}, tagged {@code what}. */
+  @Override
+  public void sessionChangeDropped(String what) {
+    changesDropped.computeIfAbsent(what, w -> Counter.builder("sessionless.sessions.changes.dropped")
+        .description("Session changes made after the response committed, so never sent").tag("what", w)
+        .register(registry)).increment();
   }
 
   /** Registers meters for new kids and removes those of kids that left. */

@@ -116,4 +116,13 @@ class SessionlessMetricsTest {
     assertEquals(1, count("sessionless.sessions.rejected", "result", "rejected", "reason", "expired"));
     assertEquals(1, count("sessionless.sessions.rejected", "result", "failed", "reason", "internal"));
   }
+
+  @Test
+  void sessionChangesMadeAfterTheResponseCommittedAreCountedByKind() {
+    metrics.sessionChangeDropped("attribute");
+    metrics.sessionChangeDropped("attribute");
+    metrics.sessionChangeDropped("invalidate");
+    assertEquals(2, count("sessionless.sessions.changes.dropped", "what", "attribute"));
+    assertEquals(1, count("sessionless.sessions.changes.dropped", "what", "invalidate"));
+  }
 }

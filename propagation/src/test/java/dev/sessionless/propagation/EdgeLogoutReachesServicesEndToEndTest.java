@@ -18,7 +18,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
-import java.net.CookieManager;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -96,7 +95,7 @@ class EdgeLogoutReachesServicesEndToEndTest {
     }
     RedisRevocations edgeStore = open(RedisRevocations.builder().uri(redis.uri()).pollInterval(POLL).build());
     SessionlessFilter sessions = SessionlessFilter.builder()
-        .keys(KeySet.of(TokenKey.generate("browser-1", Algorithm.HS256))).issuer(EDGE).audience("shop")
+        .keys(KeySet.of(TokenKey.generate("browser-1", Algorithm.DIR_A256GCM))).issuer(EDGE).audience("shop")
         .revocation(edgeStore).clock(edgeClock).build();
     OutgoingTokens out = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(internalKeys)
         .algorithm(Algorithm.EDDSA).issuer(EDGE).build()).grant("orders", "tenant").build();
@@ -173,7 +172,7 @@ class EdgeLogoutReachesServicesEndToEndTest {
   }
 
   static HttpClient browser() {
-    return HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    return HttpClient.newBuilder().cookieHandler(new LoopbackCookies()).build();
   }
 
   static HttpResponse<String> get(HttpClient browser, String path) throws IOException {

@@ -16,7 +16,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
-import java.net.CookieManager;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -199,7 +198,7 @@ class EdgeToServicesEndToEndTest {
       ordersUris.add(serve(in, null, orders("orders-" + i, toBilling, new RoundRobin(billingUris))).root);
     }
     // The edge: two instances sharing the browser-session keys and the internal signing keys.
-    KeySet sessionKeys = KeySet.of(TokenKey.generate("browser-1", Algorithm.HS256));
+    KeySet sessionKeys = KeySet.of(TokenKey.generate("browser-1", Algorithm.DIR_A256GCM));
     OutgoingTokens edgeOut = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(edgeSource)
         .issuer(EDGE).build()).grant("orders", "tenant", "cart").build();
     List<URI> edgeUris = new ArrayList<>();
@@ -222,7 +221,7 @@ class EdgeToServicesEndToEndTest {
     for (int u = 0; u < USERS; u++) {
       String user = "user" + u;
       running.add(users.submit(() -> {
-        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new LoopbackCookies()).build();
         assertEquals(200, send(browser, edges.next("login?user=" + user)).statusCode());
         int afterRotation = 0;
         while (afterRotation < 5) {

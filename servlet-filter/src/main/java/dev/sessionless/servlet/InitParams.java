@@ -38,7 +38,7 @@ final class InitParams {
    */
   static AutoCloseable apply(Function<String, String> params, Function<String, String> env,
       SessionlessFilter.Builder b, ClassLoader loader) throws IOException {
-    Algorithm alg = Algorithm.HS256;
+    Algorithm alg = FilterSettings.DEFAULT_ALGORITHM;
     String a = params.apply("algorithm");
     if (a != null) {
       alg = parseAlgorithm(a.trim());
@@ -109,6 +109,13 @@ final class InitParams {
     if ((v = params.apply("cookie.max-chunks")) != null) {
       b.maxCookieChunks((int) number("cookie.max-chunks", v));
     }
+    if ((v = params.apply("max-state-bytes")) != null) {
+      try {
+        b.maxStateBytes(Integer.parseInt(v.trim()));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("max-state-bytes must be a whole number of bytes, got '" + v + "'", e);
+      }
+    }
     if ((v = params.apply("header")) != null) {
       b.header(v.trim());
     }
@@ -177,20 +184,7 @@ final class InitParams {
         throw new IllegalArgumentException("environment variable " + name + " (keys.env) is not a usable JWKS", e);
       }
     } else {
-      byte[] secret = Base64Url.decodeOptionallyPadded(t);
-      if (secret == null) {
-        throw new IllegalArgumentException("environment variable " + name
-            + " (keys.env) is neither a JWKS nor a canonical base64url secret");
-      }
-      try {
-        if (secret.length < MIN_SECRET_BYTES) {
-          throw new IllegalArgumentException("environment variable " + name + " (keys.env) holds a secret of "
-              + secret.length + " bytes; HS256 needs at least " + MIN_SECRET_BYTES + " random bytes");
-        }
-        keys = KeySet.of(TokenKey.secret(KeyIds.forSecret(secret), Algorithm.HS256, secret));
-      } finally {
-        Arrays.fill(secret, (byte) 0);
-      }
+      keys = bareSecret(name, t, alg);
     }
     if (keys.signingKey(alg, Instant.now()).isEmpty()) {
       throw noSigningKey("keys.env " + name, alg);
@@ -198,10 +192,43 @@ final class InitParams {
     return keys;
   }
 
+  /**
+   * A key for {@code alg} from environment variable {@code name} holding a bare base64url
+   * secret, with the keyring's kid rule: for {@code dir} (the default) exactly 32 bytes, for HMAC
+   * at least the algorithm's minimum.
+   *
+   * @throws IllegalArgumentException if it is not canonical base64url or too short, or {@code alg}
+   *     takes no secret
+   */
+  static KeySet bareSecret(String name, String value, Algorithm alg) {
+    if (!alg.isSymmetric()) {
+      throw new IllegalArgumentException("environment variable " + name + " (keys.env) holds a bare secret, which"
+          + " cannot be a key for " + alg.joseName() + ": give a JWKS with its key pair");
+    }
+    byte[] secret = Base64Url.decodeOptionallyPadded(value);
+    if (secret == null) {
+      throw new IllegalArgumentException("environment variable " + name
+          + " (keys.env) is neither a JWKS nor a canonical base64url secret");
+    }
+    try {
+      int need = Math.max(MIN_SECRET_BYTES, alg.minSecretBytes());
+      if (alg == Algorithm.DIR_A256GCM ? secret.length != 32 : secret.length < need) {
+        throw new IllegalArgumentException("environment variable " + name + " (keys.env) holds a secret of "
+            + secret.length + " bytes; " + alg.joseName() + (alg == Algorithm.DIR_A256GCM
+            ? " (A256GCM, the default) needs exactly 32 random bytes" : " needs at least " + need + " random bytes"));
+      }
+      return KeySet.of(TokenKey.secret(KeyIds.forSecret(secret), alg, secret));
+    } finally {
+      Arrays.fill(secret, (byte) 0);
+    }
+  }
+
   static IllegalStateException noSigningKey(String source, Algorithm alg) {
-    return new IllegalStateException("the keys of " + source + " hold no key that can sign " + alg.joseName()
-        + " now (a bare base64url secret becomes an HS256 key): set the algorithm parameter to the keys'"
-        + " algorithm, or add a key for " + alg.joseName());
+    return new IllegalStateException("the keys of " + source + " hold no key that can "
+        + (alg.isEncrypting() ? "encrypt " : "sign ") + alg.joseName() + " now"
+        + (alg == FilterSettings.DEFAULT_ALGORITHM ? " (dir with A256GCM is the default: keyring init makes such a key)" : "")
+        + ": set the algorithm parameter to the keys' algorithm (HS256 keeps tokens signed but readable),"
+        + " or add a key for " + alg.joseName());
   }
 
   static String trimmed(String v) {

@@ -41,10 +41,20 @@ final class KeyringParams {
 
   /**
    * Starts the keyring the parameters describe and gives it to {@code b}; returns it (the caller
-   * closes it), or closes it if its keys cannot sign {@code alg}.
+   * closes it), or closes it if its keys cannot sign {@code alg}. A bare secret in {@code
+   * keys.env} needs no keyring: it becomes a key for {@code alg} and {@code null} is returned.
    */
   static AutoCloseable start(Function<String, String> params, Function<String, String> env, String file,
       String var, Algorithm alg, SessionlessFilter.Builder b) throws IOException {
+    if (var != null && trimmed(params.apply("keys.password-env")) == null) {
+      String value = env.apply(var.trim());
+      if (value != null && !value.isBlank() && !value.strip().startsWith("{")) {
+        // A bare secret is read once either way: made a key for the filter's algorithm here (the
+        // keyring would make it an HS256 key, and dir is the default).
+        b.keys(InitParams.bareSecret(var.trim(), value.strip(), alg));
+        return null;
+      }
+    }
     Keyring keyring = keyring(params, env, file, var);
     try {
       if (!keyring.status().signingKeyIds().containsKey(alg)) {

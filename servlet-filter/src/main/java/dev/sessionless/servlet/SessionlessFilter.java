@@ -60,11 +60,15 @@ import java.util.Set;
  * {@code HttpSessionBindingListener} values are told when bound and unbound. The session is
  * safe to use from several threads.
  *
- * <p><b>Security.</b> The token and attribute values are never logged. Cookies are {@code
- * HttpOnly}, {@code SameSite=Lax} and {@code Secure} except on plain http to a loopback host (see
- * {@link Builder#cookieSecure}). A mapper or attribute type that would let JSON choose a class is
- * refused at build. Parallel requests of one session each write their own token: the last
- * response the client stores wins.
+ * <p><b>Security.</b> Tokens are encrypted by default ({@code dir} with A256GCM and {@code
+ * zip: DEF}, a standard JWE): a copied cookie shows nothing of the session; a signing algorithm
+ * is one {@link Builder#algorithm} away. The token and attribute values are never logged.
+ * Cookies are {@code HttpOnly}, {@code SameSite=Lax} and {@code Secure} on every request, plain
+ * http included, unless the application turns {@code Secure} off (see {@link
+ * Builder#cookieSecure}). A session may hold what one cookie carries ({@link
+ * Builder#maxStateBytes}, {@link Builder#maxCookieChunks}). A mapper or attribute type that
+ * would let JSON choose a class is refused at build. Parallel requests of one session each
+ * write their own token: the last response the client stores wins.
  *
  * <p><b>Logging</b>, on the {@code System.Logger} {@code dev.sessionless.servlet.SessionlessFilter}:
  * rejections at DEBUG per request and as a WARNING summary per reason once a minute; failures on
@@ -123,7 +127,7 @@ public final class SessionlessFilter implements Filter {
    * keys.file.poll-seconds}, {@code algorithm}, {@code issuer}, {@code audience}, {@code
    * cookie.name}, {@code cookie.path}, {@code cookie.domain}, {@code cookie.max-age} (seconds),
    * {@code cookie.same-site}, {@code cookie.secure} ({@code true}/{@code false}), {@code
-   * cookie.max-chunks}, {@code header} (use this header instead of cookies), {@code
+   * cookie.max-chunks}, {@code max-state-bytes}, {@code header} (use this header instead of cookies), {@code
    * max-inactive-interval} (seconds), {@code absolute-lifetime} (seconds), {@code
    * renewal-fraction}, {@code attribute-types} (comma-separated class names), {@code
    * bad-attribute} ({@code drop} or {@code new-session}), {@code compress} ({@code true}/{@code
@@ -303,6 +307,7 @@ public final class SessionlessFilter implements Filter {
     Duration cookieMaxAge;
     String sameSite;
     Integer maxChunks;
+    Integer maxStateBytes;
     String header;
     BadAttribute badAttribute;
     Boolean cookieSecure;
@@ -327,7 +332,16 @@ public final class SessionlessFilter implements Filter {
       return this;
     }
 
-    /** The token algorithm; {@code HS256} if not set. */
+    /**
+     * The token algorithm. If not set: {@link Algorithm#DIR_A256GCM}, direct encryption with
+     * AES-256-GCM, compressed with {@code zip: DEF} unless {@link #compression} says otherwise (a
+     * standard JWE that jose4j and Nimbus read): a copied cookie shows nothing of the session.
+     * The keys must then hold an A256GCM key ({@code keyring init} makes one by default): build
+     * refuses keys that can only sign, naming this setting. Setting a signing algorithm ({@code
+     * HS256} and the others) keeps tokens signed but readable by anyone holding a copy, said
+     * once at INFO when the filter is built; for the benchmark cart (256 bytes of state) HS256
+     * makes a 581-byte token, {@code dir} with {@code DEF} 374.
+     */
     public Builder algorithm(Algorithm algorithm) {
       once(this.algorithm, "algorithm");
       this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
@@ -337,8 +351,9 @@ public final class SessionlessFilter implements Filter {
     /**
      * Whether to DEFLATE the token's payload ({@code "zip":"DEF"}): shorter cookies for larger
      * sessions, at the cost of compressing on every write and inflating on every
-     * verification-cache miss. Off if not set. {@code compress(true)} is {@code
-     * compression(DEFLATE)}: see {@link #compression(dev.sessionless.core.Compression)}.
+     * verification-cache miss. If not set: {@code DEF} with the default algorithm, off with
+     * one set. {@code compress(true)} is {@code compression(DEFLATE)}: see {@link
+     * #compression(dev.sessionless.core.Compression)}.
      */
     public Builder compress(boolean compress) {
       return compression(compress ? dev.sessionless.core.Compression.DEFLATE : dev.sessionless.core.Compression.NONE);
@@ -491,12 +506,13 @@ public final class SessionlessFilter implements Filter {
     }
 
     /**
-     * Whether cookies carry {@code Secure}. {@code true}: always. {@code false}: only on requests
-     * the container sees as secure (https, or a proxy's {@code X-Forwarded-Proto} the container
-     * trusts), logged as a warning at build. If not set: always, except on plain http requests
-     * to a loopback host ({@code localhost}, {@code 127.0.0.1}, {@code ::1}), so a TLS-terminating
-     * proxy that forwards plain http still gets {@code Secure} cookies. A {@code __Host-} or
-     * {@code __Secure-} cookie name, or {@code SameSite=None}, means always.
+     * Whether cookies carry {@code Secure}. {@code true}, the default: always, on every host,
+     * plain http included (browsers accept {@code Secure} cookies from {@code http://localhost},
+     * so local development needs nothing else). {@code false}: only on requests the container
+     * sees as secure (https, or a proxy's {@code X-Forwarded-Proto} the container trusts), logged
+     * as one WARNING at build saying what that costs. Never judged from the {@code Host} header,
+     * which a reverse proxy may rewrite to its upstream ({@code 127.0.0.1}). A {@code __Host-} or
+     * {@code __Secure-} cookie name, or {@code SameSite=None}, refuses {@code false}.
      */
     public Builder cookieSecure(boolean always) {
       once(this.cookieSecure, "cookieSecure");
@@ -505,13 +521,31 @@ public final class SessionlessFilter implements Filter {
     }
 
     /**
-     * How many cookies a token may be split across (1 to 16; 4 if not set). With 1, a token
-     * that does not fit one 4096-byte cookie is refused: writing it throws {@code
-     * IllegalStateException}.
+     * How many cookies a token may be split across (1 to 16; 1 if not set). With 1, a token
+     * that does not fit one 4096-byte cookie (about 3.8 KB of token, about 2.3 KB of session
+     * state uncompressed) is refused. One is what fits the usual 8 KiB request header limits
+     * (Tomcat, Jetty, nginx's {@code large_client_header_buffers}) with room for the other
+     * headers: a browser sends every cookie in one {@code Cookie} line, so two full cookies
+     * already exceed them, and a cookie the server refuses locks the user out. Raise it only with
+     * the limits of every proxy and container on the way raised to match.
      */
     public Builder maxCookieChunks(int chunks) {
       once(this.maxChunks, "maxCookieChunks");
       this.maxChunks = chunks;
+      return this;
+    }
+
+    /**
+     * The most session state {@code setAttribute} may build up, in bytes as the token stores it
+     * (each attribute's name and JSON, and its metadata): a {@code setAttribute} past it throws
+     * {@link SessionTooLargeException}, naming the attribute and the budget, and leaves the
+     * session unchanged. If not set: what the cookies ({@link #maxCookieChunks}) or the header
+     * can carry uncompressed, about 2.3 KB for one cookie; with compression a larger state is
+     * allowed when it deflates to that. The written token is checked again, exactly.
+     */
+    public Builder maxStateBytes(int bytes) {
+      once(this.maxStateBytes, "maxStateBytes");
+      this.maxStateBytes = bytes;
       return this;
     }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** The builder refuses a Jackson setup under which a token's JSON could pick a class to instantiate. */
 class AttributeTypeSafetyTest {
-  private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.HS256));
+  private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.DIR_A256GCM));
 
   private SessionlessFilter.Builder valid() {
     return SessionlessFilter.builder().keys(keys).issuer("i").audience("a");

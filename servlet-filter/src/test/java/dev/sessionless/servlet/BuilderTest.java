@@ -1,5 +1,6 @@
 package dev.sessionless.servlet;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** The builder refuses incomplete or contradictory configurations at build(). */
 class BuilderTest {
-  private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.HS256));
+  private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.DIR_A256GCM));
 
   private SessionlessFilter.Builder valid() {
     return SessionlessFilter.builder().keys(keys).issuer("i").audience("a");
@@ -25,15 +26,44 @@ class BuilderTest {
 
   @Test
   void aFilterThatCompressesSignedTokensMustAcceptThem() {
-    valid().compress(true).build();
-    valid().acceptCompressedSignedTokens(true).build();
+    KeySet hs = KeySet.of(TokenKey.generate("h", Algorithm.HS256));
+    java.util.function.Supplier<SessionlessFilter.Builder> signed = () -> SessionlessFilter.builder().keys(hs)
+        .algorithm(Algorithm.HS256).issuer("i").audience("a");
+    signed.get().compress(true).build();
+    signed.get().acceptCompressedSignedTokens(true).build();
     IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> valid().compress(true).acceptCompressedSignedTokens(false).build());
+        () -> signed.get().compress(true).acceptCompressedSignedTokens(false).build());
     assertTrue(e.getMessage().contains("acceptCompressedSignedTokens(false)"), e.getMessage());
     assertThrows(IllegalStateException.class,
         () -> valid().acceptCompressedSignedTokens(true).acceptCompressedSignedTokens(false));
     SessionlessFilter.builder().keys(KeySet.of(TokenKey.generate("e", Algorithm.DIR_A256GCM)))
         .algorithm(Algorithm.DIR_A256GCM).compress(true).issuer("i").audience("a").build();
+  }
+
+  @Test
+  void withoutAnAlgorithmTokensAreEncryptedAndKeysThatOnlySignAreRefusedNamingTheSetting() {
+    valid().build(); // an A256GCM key: the default needs nothing else
+    KeySet hs = KeySet.of(TokenKey.generate("h", Algorithm.HS256));
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> SessionlessFilter.builder().keys(hs).issuer("i").audience("a").build());
+    assertTrue(e.getMessage().contains("algorithm(Algorithm.HS256)") && e.getMessage().contains("A256GCM"),
+        e.getMessage());
+    SessionlessFilter.builder().keys(hs).algorithm(Algorithm.HS256).issuer("i").audience("a").build();
+    // No keys yet (a live source still loading): the first request says so, not build().
+    SessionlessFilter.builder().keys(KeySet.empty()).issuer("i").audience("a").build();
+  }
+
+  @Test
+  void choosingASigningAlgorithmSaysItsTokensAreReadable() {
+    assertTrue(dev.sessionless.servlet.it.RecordingLoggerFinder.installed());
+    int mark = dev.sessionless.servlet.it.RecordingLoggerFinder.mark();
+    valid().build();
+    assertTrue(dev.sessionless.servlet.it.RecordingLoggerFinder.since(mark, x -> x.text.contains("not encrypted"))
+        .isEmpty());
+    SessionlessFilter.builder().keys(KeySet.of(TokenKey.generate("h", Algorithm.HS256))).algorithm(Algorithm.HS256)
+        .issuer("i").audience("a").build();
+    assertEquals(1, dev.sessionless.servlet.it.RecordingLoggerFinder.since(mark,
+        x -> x.level == System.Logger.Level.INFO && x.text.contains("signed, not encrypted")).size());
   }
 
   @Test

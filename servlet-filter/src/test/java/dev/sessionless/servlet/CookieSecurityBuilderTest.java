@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** Cookie prefixes and Secure are checked at build(), with a warning for a risky choice. */
 class CookieSecurityBuilderTest {
-  private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.HS256));
+  private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.DIR_A256GCM));
 
   private SessionlessFilter.Builder valid() {
     return SessionlessFilter.builder().keys(keys).issuer("i").audience("a");

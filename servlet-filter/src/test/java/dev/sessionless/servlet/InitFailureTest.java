@@ -57,7 +57,7 @@ class InitFailureTest {
   @Test
   void initThatFailsAfterTheKeyringStartedStopsTheKeyring(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("keys.jwks");
-    Files.writeString(file, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(file, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     Set<Thread> before = keyringThreads();
     SessionlessFilter filter = new SessionlessFilter();
     // The key file is fine, so the keyring starts; the missing audience fails init afterwards.

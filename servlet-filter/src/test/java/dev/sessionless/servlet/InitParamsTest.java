@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.KeySource;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.TokenCodec;
@@ -26,27 +27,43 @@ import org.junit.jupiter.api.Test;
 class InitParamsTest {
   private static final String SECRET = Base64.getUrlEncoder().withoutPadding().encodeToString(new SecureRandom().generateSeed(32));
 
-  private static Keyring applied(Map<String, String> params, Map<String, String> env) throws Exception {
+  /** What init made of the parameters: the keys it gave the builder, and the keyring it started, if any. */
+  private record Applied(AutoCloseable started, KeySource keys) implements AutoCloseable {
+    KeySet current() {
+      return keys.current();
+    }
+
+    @Override
+    public void close() throws Exception {
+      if (started != null) {
+        started.close();
+      }
+    }
+  }
+
+  private static Applied applied(Map<String, String> params, Map<String, String> env) throws Exception {
     Map<String, String> all = new HashMap<>(Map.of("issuer", "i", "audience", "a"));
     all.putAll(params);
     SessionlessFilter.Builder b = SessionlessFilter.builder();
-    Keyring k = (Keyring) InitParams.apply(all::get, env::get, b, InitParamsTest.class.getClassLoader());
+    AutoCloseable k = InitParams.apply(all::get, env::get, b, InitParamsTest.class.getClassLoader());
     try {
       b.build();
     } catch (RuntimeException e) {
-      k.close();
+      if (k != null) {
+        k.close();
+      }
       throw e;
     }
-    return k;
+    return new Applied(k, b.keys);
   }
 
   @Test
   void keysEnvAndKeyringEnvironmentGiveOneSecretTheSameKidSoNodesAcceptEachOthersTokens() throws Exception {
     Map<String, String> env = Map.of("APP_KEYS", SECRET);
-    try (Keyring fromWebXml = applied(Map.of("keys.env", "APP_KEYS"), env);
+    try (Applied fromWebXml = applied(Map.of("keys.env", "APP_KEYS", "algorithm", "HS256"), env);
         Keyring fromCode = Keyring.builder().environmentReader(env::get).environment("APP_KEYS").build()) {
       assertEquals(fromCode.current().keys().get(0).kid(), fromWebXml.current().keys().get(0).kid());
-      TokenCodec a = TokenCodec.builder().keys(fromWebXml).issuer("i").audience("a").timeToLive(Duration.ofMinutes(5)).build();
+      TokenCodec a = TokenCodec.builder().keys(fromWebXml.keys()).algorithm(Algorithm.HS256).issuer("i").audience("a").timeToLive(Duration.ofMinutes(5)).build();
       TokenCodec b = TokenCodec.builder().keys(fromCode).issuer("i").audience("a").timeToLive(Duration.ofMinutes(5)).build();
       assertEquals("v", b.decode(a.encode(Claims.builder().put("x", "v").build())).get("x", String.class).orElseThrow());
       assertEquals("v", a.decode(b.encode(Claims.builder().put("x", "v").build())).get("x", String.class).orElseThrow());
@@ -54,33 +71,52 @@ class InitParamsTest {
   }
 
   @Test
+  void bareSecretInKeysEnvBecomesAnA256gcmKeyByDefaultWithTheKeyringsKid() throws Exception {
+    Map<String, String> env = Map.of("APP_KEYS", SECRET);
+    try (Applied filter = applied(Map.of("keys.env", "APP_KEYS"), env);
+        Keyring keyring = Keyring.builder().environmentReader(env::get).environment("APP_KEYS").build()) {
+      TokenKey key = filter.current().keys().get(0);
+      assertEquals(Algorithm.DIR_A256GCM, key.algorithm());
+      assertEquals(keyring.current().keys().get(0).kid(), key.kid());
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> applied(Map.of("keys.env", "K"),
+        Map.of("K", Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[48]))));
+    assertTrue(e.getMessage().contains("exactly 32"), e.getMessage());
+  }
+
+  @Test
   void environmentVariableMayHoldAJwks() throws Exception {
-    String jwks = KeySet.of(TokenKey.generate("k9", Algorithm.HS256)).toJwksWithSecrets();
-    try (Keyring k = applied(Map.of("keys.env", "KEYS"), Map.of("KEYS", jwks))) {
+    String jwks = KeySet.of(TokenKey.generate("k9", Algorithm.DIR_A256GCM)).toJwksWithSecrets();
+    try (Applied k = applied(Map.of("keys.env", "KEYS"), Map.of("KEYS", jwks))) {
       assertEquals("k9", k.current().keys().get(0).kid());
     }
   }
 
   @Test
   void keysThatCannotSignTheConfiguredAlgorithmAreRefusedAtInit() {
+    String jwks = KeySet.of(TokenKey.generate("h", Algorithm.HS256)).toJwksWithSecrets();
     IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> applied(Map.of("keys.env", "KEYS", "algorithm", "HS512"), Map.of("KEYS", SECRET)));
+        () -> applied(Map.of("keys.env", "KEYS", "algorithm", "HS512"), Map.of("KEYS", jwks)));
     assertTrue(e.getMessage().contains("HS512"), e.getMessage());
+    // A bare secret becomes a key for the configured algorithm: one too short for it says so.
+    IllegalArgumentException tooShort = assertThrows(IllegalArgumentException.class,
+        () -> applied(Map.of("keys.env", "KEYS", "algorithm", "HS512"), Map.of("KEYS", SECRET)));
+    assertTrue(tooShort.getMessage().contains("HS512 needs at least 64"), tooShort.getMessage());
   }
 
   @Test
   void encryptedKeyFileOpensWithAPasswordFromAFileOrTheEnvironment(@TempDir Path dir) throws Exception {
-    KeySet keys = KeySet.of(TokenKey.generate("enc", Algorithm.HS256));
+    KeySet keys = KeySet.of(TokenKey.generate("enc", Algorithm.DIR_A256GCM));
     char[] password = "correct horse battery".toCharArray();
     Path file = dir.resolve("keys.jwe");
     Files.writeString(file, EncryptedJwks.encrypt(keys, password, EncryptedJwks.MIN_WRITE_ITERATIONS));
     Path passwordFile = dir.resolve("password");
     Files.writeString(passwordFile, "correct horse battery\n");
-    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.password-file", passwordFile.toString()),
+    try (Applied k = applied(Map.of("keys.file", file.toString(), "keys.password-file", passwordFile.toString()),
         Map.of())) {
       assertEquals("enc", k.current().keys().get(0).kid());
     }
-    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.password-env", "KEYS_PASSWORD"),
+    try (Applied k = applied(Map.of("keys.file", file.toString(), "keys.password-env", "KEYS_PASSWORD"),
         Map.of("KEYS_PASSWORD", "correct horse battery"))) {
       assertEquals("enc", k.current().keys().get(0).kid());
     }
@@ -90,19 +126,19 @@ class InitParamsTest {
 
   @Test
   void encryptedKeyFileOpensWithAKeyEncryptionKeyFromTheEnvironmentOrAFile(@TempDir Path dir) throws Exception {
-    KeySet keys = KeySet.of(TokenKey.generate("kek", Algorithm.HS256));
+    KeySet keys = KeySet.of(TokenKey.generate("kek", Algorithm.DIR_A256GCM));
     byte[] kek = new byte[EncryptedJwks.KEK_BYTES];
     new SecureRandom().nextBytes(kek);
     String kekText = Base64.getUrlEncoder().withoutPadding().encodeToString(kek);
     Path file = dir.resolve("keys.jwe");
     Files.writeString(file, EncryptedJwks.encrypt(keys, kek));
-    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.kek-env", "KEYS_KEK"),
+    try (Applied k = applied(Map.of("keys.file", file.toString(), "keys.kek-env", "KEYS_KEK"),
         Map.of("KEYS_KEK", kekText))) {
       assertEquals("kek", k.current().keys().get(0).kid());
     }
     Path kekFile = dir.resolve("kek");
     Files.writeString(kekFile, kekText + "\n");
-    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.kek-file", kekFile.toString()), Map.of())) {
+    try (Applied k = applied(Map.of("keys.file", file.toString(), "keys.kek-file", kekFile.toString()), Map.of())) {
       assertEquals("kek", k.current().keys().get(0).kid());
     }
   }
@@ -112,9 +148,9 @@ class InitParamsTest {
     byte[] kek = new byte[EncryptedJwks.KEK_BYTES];
     new SecureRandom().nextBytes(kek);
     Path file = dir.resolve("keys.jwe");
-    Files.writeString(file, EncryptedJwks.encrypt(KeySet.of(TokenKey.generate("kek", Algorithm.HS256)), kek));
+    Files.writeString(file, EncryptedJwks.encrypt(KeySet.of(TokenKey.generate("kek", Algorithm.DIR_A256GCM)), kek));
     String padded = Base64.getUrlEncoder().encodeToString(kek);
-    try (Keyring k = applied(Map.of("keys.file", file.toString(), "keys.kek-env", "K"), Map.of("K", padded))) {
+    try (Applied k = applied(Map.of("keys.file", file.toString(), "keys.kek-env", "K"), Map.of("K", padded))) {
       assertEquals("kek", k.current().keys().get(0).kid(), "the padding tools add is accepted");
     }
     // Standard base64 ('+', '/') and text with stray bits are other spellings: refused, not guessed at.
@@ -133,7 +169,7 @@ class InitParamsTest {
   @Test
   void plainKeyFileIsRefusedWhenASecretIsConfiguredForIt(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("keys.jwks");
-    Files.writeString(file, KeySet.of(TokenKey.generate("p", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(file, KeySet.of(TokenKey.generate("p", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     assertThrows(RuntimeException.class, () -> applied(Map.of("keys.file", file.toString(),
         "keys.password-env", "P"), Map.of("P", "correct horse battery")));
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> applied(Map.of("keys.file",
@@ -175,7 +211,7 @@ class InitParamsTest {
   void keysFileIsALiveKeyringThatPicksUpARotatedFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
       throws Exception {
     java.nio.file.Path file = dir.resolve("keys.jwks");
-    KeySet first = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+    KeySet first = KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM));
     java.nio.file.Files.writeString(file, first.toJwksWithSecrets());
     Map<String, String> params = Map.of("keys.file", file.toString(), "keys.file.poll-seconds", "1",
         "issuer", "i", "audience", "a");
@@ -184,7 +220,7 @@ class InitParamsTest {
         (dev.sessionless.keyring.Keyring) InitParams.apply(params::get, Map.<String, String>of()::get, b, getClass().getClassLoader())) {
       b.build();
       assertTrue(keyring.current().key("k1").isPresent());
-      java.nio.file.Files.writeString(file, first.with(TokenKey.generate("k2", Algorithm.HS256)).toJwksWithSecrets());
+      java.nio.file.Files.writeString(file, first.with(TokenKey.generate("k2", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
       long deadline = System.nanoTime() + 10_000_000_000L;
       while (keyring.current().key("k2").isEmpty()) {
         assertTrue(System.nanoTime() < deadline, "the rotated file was not picked up");
@@ -204,10 +240,10 @@ class InitParamsTest {
   @Test
   void badAttributePolicyAndCookieSecureAreReadAndCheckedAsInitParameters() throws Exception {
     Map<String, String> env = Map.of("K", SECRET);
-    try (Keyring k = applied(Map.of("keys.env", "K", "bad-attribute", "new-session", "cookie.secure", "true"), env)) {
+    try (Applied k = applied(Map.of("keys.env", "K", "bad-attribute", "new-session", "cookie.secure", "true"), env)) {
       assertTrue(k.current().keys().size() == 1);
     }
-    try (Keyring k = applied(Map.of("keys.env", "K", "bad-attribute", "drop", "cookie.secure", "false"), env)) {
+    try (Applied k = applied(Map.of("keys.env", "K", "bad-attribute", "drop", "cookie.secure", "false"), env)) {
       assertTrue(k.current().keys().size() == 1);
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -244,14 +280,14 @@ class InitParamsTest {
         () -> applied(Map.of("keys.env", "D", "algorithm", "dir", "compress", "true", "compression", "deflate"), env));
     assertTrue(twice.getMessage().contains("already set"), twice.getMessage());
     SessionlessFilter.Builder signed = SessionlessFilter.builder();
-    Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "K",
+    Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "K", "algorithm", "HS256",
         "compression", "deflate-with-dictionary", "accept-compressed-signed-tokens", "true");
     try (AutoCloseable k = InitParams.apply(params::get, env::get, signed, getClass().getClassLoader())) {
       assertEquals(Boolean.TRUE, signed.acceptCompressedSigned);
       signed.build();
     }
     RuntimeException e = assertThrows(RuntimeException.class, () -> applied(Map.of("keys.env", "K",
-        "compress", "true", "accept-compressed-signed-tokens", "false"), env));
+        "algorithm", "HS256", "compress", "true", "accept-compressed-signed-tokens", "false"), env));
     assertTrue(e.getMessage().contains("acceptCompressedSignedTokens(false)"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
         () -> applied(Map.of("keys.env", "K", "accept-compressed-signed-tokens", "sometimes"), env));

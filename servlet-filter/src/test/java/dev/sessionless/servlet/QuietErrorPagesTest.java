@@ -44,7 +44,7 @@ class QuietErrorPagesTest {
   }
 
   private static SessionlessFilter filter() {
-    return SessionlessFilter.builder().keys(KeySet.of(TokenKey.generate("k", Algorithm.HS256)))
+    return SessionlessFilter.builder().keys(KeySet.of(TokenKey.generate("k", Algorithm.DIR_A256GCM)))
         .issuer("i").audience("a").build();
   }
 

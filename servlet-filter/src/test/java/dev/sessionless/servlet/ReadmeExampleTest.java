@@ -26,7 +26,7 @@ class ReadmeExampleTest {
   @Test
   void readmeSetupGivesAnApplicationATokenSession() throws IOException {
     Path keyFile = Files.createTempFile("keys", ".jwks");
-    Files.writeString(keyFile, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(keyFile, KeySet.of(TokenKey.generate("2026-11", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     try (Container container = Container.jetty((classes, ctx) -> {
       try {
         // readme-example:start

@@ -70,7 +70,7 @@ class ReadmeWebXmlTest {
     }
     // The key file the README's keyring command makes: encrypted under the named password variable.
     Path keys = dir.resolve("session-keys.jwe");
-    Files.writeString(keys, EncryptedJwks.encrypt(KeySet.of(TokenKey.generate("readme", Algorithm.HS256)),
+    Files.writeString(keys, EncryptedJwks.encrypt(KeySet.of(TokenKey.generate("readme", Algorithm.DIR_A256GCM)),
         "correct horse battery".toCharArray(), EncryptedJwks.MIN_WRITE_ITERATIONS));
     params.put("keys.file", keys.toString());
     Map<String, String> env = Map.of(params.get("keys.password-env"), "correct horse battery");

@@ -107,6 +107,15 @@ public final class SafeListener implements SessionlessListener {
   }
 
   @Override
+  public void sessionChangeDropped(String what) {
+    try {
+      delegate.sessionChangeDropped(what);
+    } catch (RuntimeException | LinkageError e) {
+      failed("sessionChangeDropped", e);
+    }
+  }
+
+  @Override
   public String toString() {
     return "SafeListener[" + delegate.getClass().getName() + "]";
   }

@@ -103,7 +103,7 @@ class CliRotationSimulationTest {
     FakeClock clock = new FakeClock(T0);
     Clock command = new SlowCommandClock(clock, random);
     Path file = dir.resolve("keys-" + seed + "-" + polls.get(0).getSeconds() + ".jwks");
-    cli(command, "init", "--out", file.toString(), "--kid", "first");
+    cli(command, "init", "--out", file.toString(), "--kid", "first", "--alg", "HS256");
 
     List<FakeScheduler> schedulers = new ArrayList<>();
     List<Keyring> keyrings = new ArrayList<>();

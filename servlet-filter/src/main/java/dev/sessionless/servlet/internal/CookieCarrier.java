@@ -30,7 +30,8 @@ public final class CookieCarrier implements Carrier {
   private final long maxAgeSeconds;
   private final String sameSite;
   private final int maxChunks;
-  private final Boolean secure;
+  /** {@code Secure} on every cookie; else only on requests the container sees as secure. */
+  private final boolean alwaysSecure;
   /** {@link #chunkCapacity()}, computed once: every request asks for it. */
   private final int capacity;
   /** {@code "; Max-Age=N"}, or empty for a browser-session cookie: computed once. */
@@ -53,11 +54,11 @@ public final class CookieCarrier implements Carrier {
    * @param maxAgeSeconds the cookie max-age, or negative for a browser-session cookie
    * @param sameSite the SameSite value, or {@code null} to leave it out
    * @param maxChunks 1 to 16; 1 refuses tokens that do not fit one cookie
-   * @param secure {@code true}: always {@code Secure}; {@code false}: only on secure requests;
-   *     {@code null}: unless the request is plain http to a loopback host (see {@link #isLoopback})
+   * @param alwaysSecure {@code true}: always {@code Secure} (the default); {@code false}: only on
+   *     requests the container sees as secure
    */
   public CookieCarrier(String name, String path, String domain, long maxAgeSeconds, String sameSite,
-      int maxChunks, Boolean secure) {
+      int maxChunks, boolean alwaysSecure) {
     this.name = name;
     this.namePrefix = name + "=";
     this.path = path;
@@ -65,7 +66,7 @@ public final class CookieCarrier implements Carrier {
     this.maxAgeSeconds = maxAgeSeconds;
     this.sameSite = sameSite;
     this.maxChunks = maxChunks;
-    this.secure = secure;
+    this.alwaysSecure = alwaysSecure;
     // Worst case attributes: long path and domain, Max-Age, Secure, HttpOnly, SameSite.
     int attrs = attributes("/", true).length() + 16 + (path == null ? 256 : path.length())
         + (domain == null ? 0 : domain.length());
@@ -74,57 +75,15 @@ public final class CookieCarrier implements Carrier {
     this.onlyName = List.of(name);
   }
 
-  /** Whether cookies written for {@code request} carry {@code Secure}. */
-  boolean secure(HttpServletRequest request) {
-    if (secure != null) {
-      return secure || request.isSecure();
-    }
-    // Behind a TLS-terminating proxy the request looks like plain http: only a request to this
-    // machine itself is plainly local development.
-    return request.isSecure() || !loopback(request.getServerName());
-  }
-
-  /** The host last asked about and whether it is loopback: nearly every request names the same. */
-  private volatile HostCheck lastHost;
-
-  private record HostCheck(String host, boolean loopback) {}
-
-  private boolean loopback(String host) {
-    HostCheck h = lastHost;
-    if (h == null || !h.host().equals(host)) {
-      h = new HostCheck(host, isLoopback(host));
-      if (host != null) {
-        lastHost = h;
-      }
-    }
-    return h.loopback();
-  }
-
   /**
-   * Whether {@code host} names this machine's loopback interface literally: {@code localhost}
-   * (or a name under {@code .localhost}), {@code 127.0.0.0/8} or {@code ::1}. Never resolves a name.
+   * Whether cookies written for {@code request} carry {@code Secure}: always, unless the
+   * application turned that off, and then only on requests the container sees as secure. Never
+   * judged from the {@code Host} header or the server name: a reverse proxy that rewrites {@code
+   * Host} to its upstream ({@code proxy_pass http://127.0.0.1:8080}) would otherwise make every
+   * production cookie go out without {@code Secure}.
    */
-  public static boolean isLoopback(String host) {
-    if (host == null || host.isEmpty()) {
-      return false;
-    }
-    String h = host.toLowerCase(java.util.Locale.ROOT);
-    if (h.startsWith("[") && h.endsWith("]")) {
-      h = h.substring(1, h.length() - 1);
-    }
-    if (h.equals("localhost") || h.endsWith(".localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")) {
-      return true;
-    }
-    String[] parts = h.split("\\.", -1);
-    if (parts.length != 4 || !parts[0].equals("127")) {
-      return false;
-    }
-    for (String p : parts) {
-      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit) || Integer.parseInt(p) > 255) {
-        return false;
-      }
-    }
-    return true;
+  boolean secure(HttpServletRequest request) {
+    return alwaysSecure || request.isSecure();
   }
 
   String chunkName(int i) {

@@ -91,6 +91,18 @@ public final class FilterLog {
   }
 
   /**
+   * The application changed the session after the response committed, so the change was not
+   * sent: logged at WARNING once per kind of change, then counted. {@code what} is {@code
+   * attribute}, {@code in-place} or {@code invalidate}.
+   */
+  void changeDropped(String what) {
+    occurred(Level.WARNING, "after-commit:" + what, "a session change (" + what + ") was made after the"
+        + " response committed, so the client never received it and the change is lost: change the session"
+        + " before writing the body, flushing, redirecting or sending an error, or give the response a larger"
+        + " buffer", null);
+  }
+
+  /**
    * A stored attribute no longer reads back as its recorded type: logged at WARNING with its
    * name and type, never its value.
    */

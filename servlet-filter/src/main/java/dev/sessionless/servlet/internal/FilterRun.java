@@ -48,7 +48,7 @@ public final class FilterRun {
       }
       if (state.depth == 0 && !wrapped.isAsyncStarted()) {
         try {
-          response.save();
+          response.finish();
         } catch (RuntimeException e) {
           if (failure == null) {
             throw e;

@@ -57,6 +57,8 @@ public final class RequestSession {
   private boolean idChanged;
   private boolean checkedInPlace;
   private List<String> written = List.of();
+  /** A change made after the response committed was reported for this request (once). */
+  private boolean droppedReported;
   /** The incoming token's claims no longer apply: the session it carried was invalidated. */
   private boolean tokenEnded;
   /** Set at login in this request: the subject to write, and when it authenticated (millis). */
@@ -76,8 +78,8 @@ public final class RequestSession {
 
   /**
    * Decodes the incoming token, once. Rejections start a fresh (absent) session. A failure on
-   * this side (a key source that throws, a reason that is no rejection) is thrown to the first
-   * caller and logged; for the rest of the request the session is unavailable: none is read,
+   * this side (a key source that throws, a reason that is no rejection, any other exception
+   * while reading the token or its state) is thrown to the first caller and logged; for the rest of the request the session is unavailable: none is read,
    * none can be created, and the client's cookie is left alone so nothing is lost.
    */
   synchronized void load() {
@@ -85,6 +87,21 @@ public final class RequestSession {
       return;
     }
     loaded = true;
+    try {
+      loadOnce();
+    } catch (RuntimeException e) {
+      // Only a client's bad token is a rejection (handled inside); anything else thrown while
+      // reading the session (our bug, a clock or store that fails) is a server error, logged and
+      // counted once here, and leaves the session unavailable for the rest of the request: were
+      // it to look like "no session", the next getSession(true) would write a fresh cookie over
+      // the client's good one.
+      token = null;
+      session = null;
+      throw failed ? e : failed(e);
+    }
+  }
+
+  private void loadOnce() {
     Carrier carrier = settings.carrier;
     incoming = carrier.read(request, settings.codec == null ? 8192 : carrier.maxTokenLength());
     if (!incoming.present()) {
@@ -110,8 +127,11 @@ public final class RequestSession {
     try {
       stored = StoredState.of(t); // core's bytes and index, not a copy parsed again
     } catch (TokenException e) {
+      if (!e.reason().isRejection()) {
+        throw failed(e); // a failure on this side, not the client's token
+      }
       // Our own signature vouches for the token, but not in this filter's format.
-      reject(e.reason().isRejection() ? e.reason() : TokenException.Reason.MALFORMED);
+      reject(e.reason());
       return;
     }
     long now = settings.clock.millis();
@@ -377,6 +397,51 @@ public final class RequestSession {
         clearPending = false;
       }
     }
+  }
+
+  /**
+   * The last look at the session, when the request is over: writes it if the response is still
+   * open; otherwise a change the application made after the response committed (the cookie can
+   * no longer carry it) is reported once, to the log and the listener, instead of being lost
+   * without a word.
+   */
+  public synchronized void finish(HttpServletRequest req, HttpServletResponse raw) {
+    if (!loaded || failed) {
+      return;
+    }
+    if (!raw.isCommitted()) {
+      checkpoint(req, raw, true);
+      return;
+    }
+    if (droppedReported) {
+      return;
+    }
+    String what = changeAfterCommit();
+    if (what != null) {
+      droppedReported = true;
+      settings.log.changeDropped(what);
+      settings.listener.sessionChangeDropped(what);
+    }
+  }
+
+  /**
+   * What changed that was not written: {@code attribute} (an attribute set or removed, the id or
+   * max-inactive interval changed), {@code in-place} (a value the application held changed
+   * without a {@code setAttribute}), {@code invalidate} (the session ended); or {@code null}.
+   */
+  private String changeAfterCommit() {
+    TokenHttpSession s = session != null && session.valid ? session : null;
+    if (s != null) {
+      if (s.dirty) {
+        return "attribute";
+      }
+      try {
+        return s.mutatedInPlace() ? "in-place" : null;
+      } finally {
+        s.forgetCurrent();
+      }
+    }
+    return clearPending && tokenEnded ? "invalidate" : null;
   }
 
   private void writeSession(HttpServletRequest req, HttpServletResponse raw, TokenHttpSession s) {

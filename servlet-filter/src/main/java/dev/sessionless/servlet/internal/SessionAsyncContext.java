@@ -129,6 +129,8 @@ final class SessionAsyncContext implements AsyncContext {
     public void onComplete(AsyncEvent event) throws IOException {
       if (app != null) {
         app.onComplete(event);
+      } else {
+        state.finish(request, response.raw()); // the filter's own listener: reports a late change
       }
     }
 

@@ -51,6 +51,14 @@ public final class SessionResponse extends HttpServletResponseWrapper {
     state.checkpoint(request, raw(), true);
   }
 
+  /**
+   * The request is over: writes the session if the response is still open, else reports a
+   * change made after it committed.
+   */
+  public void finish() {
+    state.finish(request, raw());
+  }
+
   /** Called before every write of body bytes or characters. */
   void beforeWrite() {
     if (!firstWriteSeen) {

@@ -26,21 +26,18 @@ public final class Settings {
   /** What the in-place check knows of attribute classes (see {@link Snapshot}). */
   final ValueWalker walker = new ValueWalker();
 
-  /** Settings; every value already validated. */
-  public Settings(TokenCodec codec, AttributeCodec attributes, Carrier carrier, Clock clock,
-      int maxInactiveSeconds, long absoluteLifetimeSeconds, double renewalFraction,
-      boolean newSessionOnBadAttribute) {
-    this(codec, attributes, carrier, clock, maxInactiveSeconds, absoluteLifetimeSeconds, renewalFraction,
-        newSessionOnBadAttribute, null, SessionlessListener.NONE);
-  }
+  /** How much state {@code setAttribute} may build up. */
+  final StateBudget budget;
 
   /**
-   * Settings with a revocation store that {@code invalidate()} writes to ({@code null} if none)
-   * and a listener; every value already validated.
+   * Settings with a revocation store that {@code invalidate()} writes to ({@code null} if none),
+   * a listener and a state budget; every value already validated.
    */
   public Settings(TokenCodec codec, AttributeCodec attributes, Carrier carrier, Clock clock,
       int maxInactiveSeconds, long absoluteLifetimeSeconds, double renewalFraction,
-      boolean newSessionOnBadAttribute, RevocationStore revocations, SessionlessListener listener) {
+      boolean newSessionOnBadAttribute, RevocationStore revocations, SessionlessListener listener,
+      StateBudget budget) {
+    this.budget = budget;
     this.revocations = revocations;
     this.listener = SafeListener.wrap(listener);
     this.codec = codec;

@@ -241,6 +241,7 @@ final class TokenHttpSession implements HttpSession {
       // still writes this JSON, and is not serialised again to tell.
       e.snapshot = e.handedOut && !codec.comparesWithoutMapper(value) ? Snapshot.of(value, walker) : null;
       byte[] json = codec.checkedJson(name, value, typeName);
+      owner.settings().budget.check(name, json, typeName, entries);
       e.value = value;
       e.loaded = true;
       e.json(json, 0, json.length);

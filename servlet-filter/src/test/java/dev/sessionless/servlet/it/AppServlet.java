@@ -1,6 +1,7 @@
 package dev.sessionless.servlet.it;
 
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.servlet.SessionTooLargeException;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -200,6 +201,15 @@ public final class AppServlet extends HttpServlet {
       }
       case "/setlarge":
         req.getSession().setAttribute("large", "z".repeat(Integer.parseInt(value)));
+        describe(req, res.getWriter());
+        return;
+      case "/trylarge":
+        try {
+          req.getSession().setAttribute(name == null ? "large" : name, "z".repeat(Integer.parseInt(value)));
+        } catch (SessionTooLargeException e) {
+          res.getWriter().println("refused=" + e.attribute() + ":" + e.budgetBytes());
+          res.getWriter().println("message=" + e.getMessage());
+        }
         describe(req, res.getWriter());
         return;
       case "/refuse": {

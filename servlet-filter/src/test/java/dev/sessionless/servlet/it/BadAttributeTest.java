@@ -42,9 +42,9 @@ class BadAttributeTest {
   static final String ISSUER = "https://test.example";
   static final String AUDIENCE = "bad-attributes";
   static final String SECRET_VALUE = "do-not-log-me";
-  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM));
   final FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
-  final TokenCodec forger = TokenCodec.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
+  final TokenCodec forger = TokenCodec.builder().keys(keys).algorithm(Algorithm.DIR_A256GCM).issuer(ISSUER).audience(AUDIENCE)
       .timeToLive(Duration.ofMinutes(30)).clock(clock).build();
   Container container;
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestInstance;
 /** Chunk cookies beyond the configured limit are all cleared, over real HTTP. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ChunkCookieTest {
-  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM));
   Container container;
 
 

@@ -41,7 +41,7 @@ class ConcurrentSessionTest {
   }
 
   static Container start(Function<ServletContainerInitializer, Container> kind) {
-    KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.HS256));
+    KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.DIR_A256GCM));
     return kind.apply((classes, ctx) -> {
       ctx.addFilter("sessionless", SessionlessFilter.builder().keys(keys).issuer("https://it.example")
               .audience("it").cookieName("SL").attributeTypes(Cart.class).build())

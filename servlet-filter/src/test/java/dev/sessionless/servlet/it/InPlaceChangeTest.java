@@ -25,7 +25,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class InPlaceChangeTest {
-  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM));
   final RecordingStateMapper recording = new RecordingStateMapper();
   Container container;
 

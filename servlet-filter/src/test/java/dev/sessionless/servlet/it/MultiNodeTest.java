@@ -104,7 +104,7 @@ class MultiNodeTest {
   @Test
   void cartAndWizardSurviveRoundRobinAcrossContainersAndANodeStoppedMidFlow(@TempDir Path dir) throws IOException {
     Path jwks = dir.resolve("keys.jwks");
-    Files.writeString(jwks, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(jwks, KeySet.of(TokenKey.generate("2026-11", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     nodes.add(node("a", jwks, Containers.underTest()::start));
     nodes.add(node("b", jwks, Containers.peer()::start));
     nodes.add(node("c", jwks, Containers.underTest()::start));
@@ -148,8 +148,8 @@ class MultiNodeTest {
   void aNodeWithAnotherKeySetStartsAFreshSessionInsteadOfFailing(@TempDir Path dir) throws IOException {
     Path shared = dir.resolve("keys.jwks");
     Path foreign = dir.resolve("other.jwks");
-    Files.writeString(shared, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
-    Files.writeString(foreign, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(shared, KeySet.of(TokenKey.generate("2026-11", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
+    Files.writeString(foreign, KeySet.of(TokenKey.generate("2026-11", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     nodes.add(node("a", shared, Containers.underTest()::start));
     nodes.add(node("x", foreign, Containers.peer()::start));
     RoundRobin lb = new RoundRobin(nodes);

@@ -63,6 +63,7 @@ public final class NoKeyringServer {
     FilterDef byParams = new FilterDef();
     byParams.setFilterClass(SessionlessFilter.class.getName());
     byParams.addInitParameter("keys.env", "SESSION_SECRET");
+    byParams.addInitParameter("algorithm", "HS256");
     byParams.addInitParameter("issuer", "https://shop.example");
     byParams.addInitParameter("audience", "shop");
     counting(tomcat.addContext("/env", base.toString()), byParams);
@@ -70,7 +71,7 @@ public final class NoKeyringServer {
     FilterDef inCode = new FilterDef();
     inCode.setFilter(SessionlessFilter.builder()
         .keys(KeySet.of(TokenKey.secret("code", Algorithm.HS256, Base64.getUrlDecoder().decode(args[0]))))
-        .issuer("https://shop.example").audience("shop").build());
+        .algorithm(Algorithm.HS256).issuer("https://shop.example").audience("shop").build());
     counting(tomcat.addContext("/code", base.toString()), inCode);
 
     tomcat.start();

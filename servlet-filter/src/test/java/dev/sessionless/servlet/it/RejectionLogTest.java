@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RejectionLogTest {
   static final String LOGGER = "dev.sessionless.servlet.SessionlessFilter";
-  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM));
   final FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
   Container container;
 
@@ -54,7 +54,7 @@ class RejectionLogTest {
     String token = c.cookies.get("SR");
     int i = token.lastIndexOf('.') + 5;
     c.cookies.put("SR", token.substring(0, i) + (token.charAt(i) == 'A' ? 'B' : 'A') + token.substring(i + 1));
-    assertEquals("BAD_SIGNATURE", c.get("/s/read").get("rejection"));
+    assertEquals("DECRYPTION_FAILED", c.get("/s/read").get("rejection"));
   }
 
   @Test
@@ -79,7 +79,7 @@ class RejectionLogTest {
     List<RecordingLoggerFinder.Entry> summary = logged(mark, Level.WARNING, "rejected");
     assertEquals(1, summary.size(), RecordingLoggerFinder.since(mark, e -> true).toString());
     assertTrue(summary.get(0).text.startsWith("5 session token(s) rejected in the last 61 s"), summary.toString());
-    assertTrue(summary.get(0).text.endsWith("MALFORMED=3, BAD_SIGNATURE=2"), summary.toString());
+    assertTrue(summary.get(0).text.endsWith("MALFORMED=3, DECRYPTION_FAILED=2"), summary.toString());
     assertTrue(RecordingLoggerFinder.since(mark, e -> e.text.contains("garbage-")).isEmpty(), "tokens are never logged");
   }
 

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class RevocationMultiNodeTest {
   // One cluster for the class (starting containers is the slow part); each test has its own users.
   static final FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
-  static final KeySet keys = KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256));
+  static final KeySet keys = KeySet.of(TokenKey.generate("2026-11", Algorithm.DIR_A256GCM));
   static final RevocationStore store = RevocationStore.inMemory(clock);
   static final List<Container> nodes = new ArrayList<>();
   // Node d's store is unreachable (its network is down past the stale bound): the one stand-in

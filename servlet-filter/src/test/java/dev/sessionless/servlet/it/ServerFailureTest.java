@@ -16,14 +16,18 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,10 +42,43 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ServerFailureTest {
   static final String ISSUER = "https://test.example";
   static final String AUDIENCE = "failures";
-  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM));
   final FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
   /** The broken environment: while set, the key source throws what it supplies. */
   volatile Supplier<RuntimeException> broken;
+  /** While set, the clock fails when the filter's session code reads it, after the token verified. */
+  volatile boolean clockBroken;
+  /**
+   * The filter's clock for {@code /y/*}: {@link #clock}, except that while {@link #clockBroken}
+   * it fails when read while the session is loaded, once the token has verified (the codec's own
+   * reads and later ones still work), as a clock backed by a time service that just went away would.
+   */
+  final Clock failingAfterDecode = new Clock() {
+    @Override
+    public long millis() {
+      if (clockBroken && StackWalker.getInstance().walk(frames -> frames.skip(1).findFirst()
+          .map(f -> f.getClassName().endsWith(".RequestSession") && f.getMethodName().startsWith("load"))
+          .orElse(false))) {
+        throw new IllegalStateException("time service unreachable");
+      }
+      return clock.millis();
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis());
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+  };
   Container container;
 
 
@@ -81,8 +118,11 @@ class ServerFailureTest {
           .audience(AUDIENCE).clock(clock).cookieName("SX").build());
       f.setAsyncSupported(true);
       f.addMappingForUrlPatterns(EnumSet.allOf(DispatcherType.class), false, "/x/*", "/error");
-      ctx.addServlet("app", new AppServlet()).addMapping("/x/*");
-      ctx.addServlet("recover", new RecoverServlet()).addMapping("/x/recover");
+      var y = ctx.addFilter("after-decode", SessionlessFilter.builder().keys(keys).issuer(ISSUER)
+          .audience(AUDIENCE).clock(failingAfterDecode).cookieName("SY").build());
+      y.addMappingForUrlPatterns(EnumSet.allOf(DispatcherType.class), false, "/y/*");
+      ctx.addServlet("app", new AppServlet()).addMapping("/x/*", "/y/*");
+      ctx.addServlet("recover", new RecoverServlet()).addMapping("/x/recover", "/y/recover");
       ctx.addServlet("error", new ErrorServlet()).addMapping("/error");
     });
   }
@@ -97,6 +137,7 @@ class ServerFailureTest {
   @AfterEach
   void repair() {
     broken = null;
+    clockBroken = false;
   }
 
   private void breakWith(String kind) {
@@ -156,5 +197,27 @@ class ServerFailureTest {
     assertTrue(r.setCookies.isEmpty(), r.setCookies.toString());
     broken = null;
     assertEquals("precious:String", c.get("/x/read").get("attr.a"));
+  }
+
+  @Test
+  void failureAfterTheTokenVerifiedIsAServerErrorNotAFreshSession() {
+    clock.advance(Duration.ofMinutes(2)); // a new log window
+    TestClient c = new TestClient(container);
+    c.get("/y/set?value=precious");
+    String cookie = c.cookies.get("SY");
+    clockBroken = true;
+    int mark = RecordingLoggerFinder.mark();
+    TestClient.Reply r = c.get("/y/recover");
+    assertEquals(200, r.status, r.body);
+    assertEquals("failed", r.get("first"));
+    assertEquals("refused", r.get("second"), "not \"no session\": a fresh one would overwrite the user's");
+    assertTrue(r.setCookies.isEmpty(), "the user's cookie is kept: " + r.setCookies);
+    assertEquals(cookie, c.cookies.get("SY"));
+    List<RecordingLoggerFinder.Entry> errors = RecordingLoggerFinder.since(mark,
+        e -> e.level == System.Logger.Level.ERROR && e.text.contains("failure on this server"));
+    assertEquals(1, errors.size(), "logged as a server error: " + RecordingLoggerFinder.since(mark, e -> true));
+    assertTrue(errors.get(0).withThrowable, errors.toString());
+    clockBroken = false;
+    assertEquals("precious:String", c.get("/y/read").get("attr.a"), "nothing was lost");
   }
 }

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
 @Tag("servlet-6.1")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class Servlet61CommitTest {
-  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM));
   Container container;
 
   @BeforeAll

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
+import dev.sessionless.core.Compression;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.TestInstance;
 class SessionBehaviourTest {
   static final String ISSUER = "https://test.example";
   static final String AUDIENCE = "it";
-  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+  final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM));
   final FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
   Container container;
 
@@ -56,7 +57,7 @@ class SessionBehaviourTest {
       SessionlessFilter main = SessionlessFilter.builder()
           .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock)
           .cookieName("SL").attributeTypes(Cart.class, BindingProbe.class, Opaque.class)
-          .build();
+          .maxCookieChunks(4).compression(Compression.NONE).build(); // sizes below are of plain JSON
       FilterRegistration.Dynamic f = ctx.addFilter("sessionless", main);
       f.setAsyncSupported(true);
       f.addMappingForUrlPatterns(EnumSet.allOf(DispatcherType.class), false, "/s/*", "/error");
@@ -65,8 +66,12 @@ class SessionBehaviourTest {
       ctx.addFilter("header", header).addMappingForUrlPatterns(null, false, "/h/*");
       SessionlessFilter oneCookie = SessionlessFilter.builder()
           .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock)
-          .cookieName("SLC").maxCookieChunks(1).build();
+          .cookieName("SLC").maxCookieChunks(1).compression(Compression.NONE).build();
       ctx.addFilter("one-cookie", oneCookie).addMappingForUrlPatterns(null, false, "/c/*");
+      SessionlessFilter unbudgeted = SessionlessFilter.builder()
+          .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock)
+          .cookieName("SLW").maxCookieChunks(1).maxStateBytes(100_000).compression(Compression.NONE).build();
+      ctx.addFilter("unbudgeted", unbudgeted).addMappingForUrlPatterns(null, false, "/w/*");
       SessionlessFilter shortLived = SessionlessFilter.builder()
           .keys(keys).issuer(ISSUER).audience(AUDIENCE).clock(clock)
           .cookieName("SLA").absoluteLifetime(Duration.ofHours(1)).build();
@@ -90,7 +95,7 @@ class SessionBehaviourTest {
       params.addMappingForUrlPatterns(null, false, "/p/*");
       ServletRegistration.Dynamic app = ctx.addServlet("app", new AppServlet());
       app.setAsyncSupported(true);
-      app.addMapping("/s/*", "/h/*", "/c/*", "/a/*", "/t/*", "/p/*", "/n/*");
+      app.addMapping("/s/*", "/h/*", "/c/*", "/a/*", "/t/*", "/p/*", "/n/*", "/w/*");
       ServletRegistration.Dynamic error = ctx.addServlet("error", new ErrorServlet());
       error.setAsyncSupported(true);
       error.addMapping("/error");
@@ -111,7 +116,7 @@ class SessionBehaviourTest {
   // ------------------------------------------------------------------ new, read back, invalidate
 
   @Test
-  void newSessionIsNewAndSetsAHttpOnlyLaxCookie() {
+  void newSessionIsNewAndSetsAHttpOnlyLaxSecureCookie() {
     TestClient c = client();
     TestClient.Reply r = c.get("/s/new");
     assertEquals(200, r.status);
@@ -121,7 +126,7 @@ class SessionBehaviourTest {
     assertTrue(cookie.contains("HttpOnly"), cookie);
     assertTrue(cookie.contains("SameSite=Lax"), cookie);
     assertTrue(cookie.contains("Path=/"), cookie);
-    assertFalse(cookie.contains("Secure"), cookie);
+    assertTrue(cookie.contains("; Secure"), "Secure by default, plain http to 127.0.0.1 too: " + cookie);
   }
 
   @Test
@@ -309,14 +314,14 @@ class SessionBehaviourTest {
   }
 
   @Test
-  void tamperedTokenStartsAFreshSessionWithBadSignature() {
+  void tamperedTokenStartsAFreshSessionAsUndecryptable() {
     TestClient c = client();
     c.get("/s/set?value=t");
     String token = c.cookies.get("SL");
     int i = token.lastIndexOf('.') + 5;
     char flipped = token.charAt(i) == 'A' ? 'B' : 'A';
     c.cookies.put("SL", token.substring(0, i) + flipped + token.substring(i + 1));
-    assertFreshAfterRejection(c, "BAD_SIGNATURE");
+    assertFreshAfterRejection(c, "DECRYPTION_FAILED"); // the default token is a JWE: its tag fails
   }
 
   @Test
@@ -360,7 +365,7 @@ class SessionBehaviourTest {
   @Test
   void unregisteredClassNameInATokenIsNeverLoaded() {
     TestClient c = client();
-    TokenCodec same = TokenCodec.builder().keys(keys)
+    TokenCodec same = TokenCodec.builder().keys(keys).algorithm(Algorithm.DIR_A256GCM)
         .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofMinutes(30)).clock(clock).build();
     String canary = "dev.sessionless.servlet.it.Load" + "Canary";
     c.cookies.put("SL", same.encode(Claims.builder()
@@ -425,10 +430,39 @@ class SessionBehaviourTest {
 
   @Test
   void largeTokenIsRefusedWhenSplittingIsOff() {
+    // A state budget raised past what one cookie carries: the token written is still checked.
+    TestClient c = client();
+    TestClient.Reply r = c.get("/w/setlarge?value=7000");
+    assertEquals(500, r.status);
+    assertTrue(r.setCookie("SLW").isEmpty(), r.setCookies.toString());
+  }
+
+  @Test
+  void largeValueIsRefusedAtSetAttributeWithOneCookie() {
     TestClient c = client();
     TestClient.Reply r = c.get("/c/setlarge?value=7000");
-    assertEquals(500, r.status);
-    assertTrue(r.setCookie("SLC").isEmpty(), r.setCookies.toString());
+    assertEquals(500, r.status, "the application did not catch SessionTooLargeException");
+    assertTrue(r.setCookies.stream().allMatch(h -> h.length() < 1000), "the value never reached a cookie: "
+        + r.setCookies);
+  }
+
+  @Test
+  void setAttributePastTheStateBudgetIsRefusedThereNamingTheAttributeAndTheBudget() {
+    TestClient c = client();
+    c.get("/c/set?value=kept");
+    // One cookie (the default) carries about 2.3 KB of state: 3,000 bytes of client text is over.
+    TestClient.Reply r = c.get("/c/trylarge?name=search&value=3000");
+    assertEquals(200, r.status, "the application caught it: " + r.body);
+    String refused = r.get("refused");
+    assertTrue(refused != null && refused.startsWith("search:"), r.body);
+    long budget = Long.parseLong(refused.substring("search:".length()));
+    assertTrue(budget > 2000 && budget < 3000, "about what one cookie carries: " + budget);
+    assertTrue(r.get("message").contains("'search'") && r.get("message").contains(budget + " bytes"), r.body);
+    assertFalse(r.get("message").contains("zzz"), "never the value: " + r.body);
+    assertEquals("kept:String", c.get("/c/read").get("attr.a"), "the session is as it was");
+    TestClient.Reply fits = c.get("/c/trylarge?name=search&value=1500");
+    assertEquals(null, fits.get("refused"), fits.body);
+    assertEquals(1, fits.setCookie("SLC").size(), fits.setCookies.toString());
   }
 
   // ------------------------------------------------------------------ header carrier
@@ -591,7 +625,7 @@ class SessionBehaviourTest {
   @Test
   void storedValueThatNoLongerFitsItsClassIsDroppedNotThrown() {
     TestClient c = client();
-    TokenCodec same = TokenCodec.builder().keys(keys)
+    TokenCodec same = TokenCodec.builder().keys(keys).algorithm(Algorithm.DIR_A256GCM)
         .issuer(ISSUER).audience(AUDIENCE).timeToLive(Duration.ofMinutes(30)).clock(clock).build();
     c.cookies.put("SL", same.encode(Claims.builder()
         .put("$sessionless", Map.of("c", clock.millis(), "m", 1800, "t", Map.of("cart", Cart.class.getName())))

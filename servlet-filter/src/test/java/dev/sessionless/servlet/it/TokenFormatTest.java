@@ -33,6 +33,14 @@ class TokenFormatTest {
   static final String ISSUER = "https://test.example";
   static final String AUDIENCE = "format";
   final KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256));
+  /** The secret of the key the default filter ({@code /e/*}, no algorithm set) encrypts with. */
+  final byte[] defaultSecret = new byte[32];
+  final KeySet defaultKeys;
+
+  TokenFormatTest() {
+    new java.security.SecureRandom().nextBytes(defaultSecret);
+    defaultKeys = KeySet.of(TokenKey.secret("e0", Algorithm.DIR_A256GCM, defaultSecret.clone()));
+  }
   final FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
   final TokenCodec codec = TokenCodec.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
       .timeToLive(Duration.ofMinutes(30)).clock(clock).build();
@@ -41,8 +49,8 @@ class TokenFormatTest {
   @BeforeAll
   void startContainer() {
     container = Container.underTest((classes, ctx) -> {
-      ctx.addFilter("sessionless", SessionlessFilter.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
-          .clock(clock).cookieName("SL").attributeTypes(Cart.class).build())
+      ctx.addFilter("sessionless", SessionlessFilter.builder().keys(keys).algorithm(Algorithm.HS256)
+          .issuer(ISSUER).audience(AUDIENCE).clock(clock).cookieName("SL").attributeTypes(Cart.class).build())
           .addMappingForUrlPatterns(null, false, "/s/*");
       ctx.addFilter("compressed", SessionlessFilter.builder()
           .keys(KeySet.of(TokenKey.generate("e1", Algorithm.DIR_A256GCM))).algorithm(Algorithm.DIR_A256GCM)
@@ -54,13 +62,18 @@ class TokenFormatTest {
           .clock(clock).cookieName("SLD").build())
           .addMappingForUrlPatterns(null, false, "/d/*");
       // Signed with the same key as /s/*: /h/* writes compressed HS256 tokens, /a/* only reads them.
-      ctx.addFilter("signed-dictionary", SessionlessFilter.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
+      ctx.addFilter("signed-dictionary", SessionlessFilter.builder().keys(keys).algorithm(Algorithm.HS256)
+          .issuer(ISSUER).audience(AUDIENCE)
           .compression(dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY).clock(clock).cookieName("SLH").build())
           .addMappingForUrlPatterns(null, false, "/h/*");
-      ctx.addFilter("signed-accepting", SessionlessFilter.builder().keys(keys).issuer(ISSUER).audience(AUDIENCE)
+      ctx.addFilter("signed-accepting", SessionlessFilter.builder().keys(keys).algorithm(Algorithm.HS256)
+          .issuer(ISSUER).audience(AUDIENCE)
           .acceptCompressedSignedTokens(true).clock(clock).cookieName("SLA").build())
           .addMappingForUrlPatterns(null, false, "/a/*");
-      ctx.addServlet("app", new AppServlet()).addMapping("/s/*", "/z/*", "/d/*", "/h/*", "/a/*");
+      ctx.addFilter("default", SessionlessFilter.builder().keys(defaultKeys).issuer(ISSUER).audience(AUDIENCE)
+          .clock(clock).cookieName("SLE").build())
+          .addMappingForUrlPatterns(null, false, "/e/*");
+      ctx.addServlet("app", new AppServlet()).addMapping("/s/*", "/z/*", "/d/*", "/h/*", "/a/*", "/e/*");
     });
   }
 
@@ -107,6 +120,31 @@ class TokenFormatTest {
         .put("list", List.of("x", "y")).put("map", Map.of("k", "v"))
         .put("cart", Map.of("items", List.of("mug")))
         .put("$sessionless", meta).build());
+  }
+
+  @Test
+  void defaultTokenIsACompressedJweThatHidesTheStateAndJose4jDecrypts() throws Exception {
+    String value = "cart: SKU-1001 Espresso beans x1; csrf 4f9a2c; user alice@example.com";
+    TestClient c = written("/e", "SLE", value);
+    String token = c.cookies.get("SLE");
+    assertEquals(5, token.split("\\.", -1).length, "a compact JWE: " + token);
+    String header = headerOf(token);
+    for (String member : List.of("\"alg\":\"dir\"", "\"enc\":\"A256GCM\"", "\"zip\":\"DEF\"", "\"kid\":\"e0\"")) {
+      assertTrue(header.contains(member), header);
+    }
+    for (String part : token.split("\\.")) {
+      String decoded = new String(java.util.Base64.getUrlDecoder().decode(part), java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertFalse(decoded.contains("alice") || decoded.contains("Espresso"), "the state is hidden: " + part);
+    }
+    org.jose4j.jwe.JsonWebEncryption jwe = new org.jose4j.jwe.JsonWebEncryption();
+    jwe.setAlgorithmConstraints(new org.jose4j.jwa.AlgorithmConstraints(
+        org.jose4j.jwa.AlgorithmConstraints.ConstraintType.PERMIT, "dir"));
+    jwe.setCompactSerialization(token);
+    jwe.setKey(new javax.crypto.spec.SecretKeySpec(defaultSecret, "AES"));
+    String payload = jwe.getPayload();
+    assertTrue(payload.contains("\"a\":\"" + value + "\""), "jose4j inflates and decrypts it: " + payload);
+    assertTrue(payload.contains("\"iss\":\"" + ISSUER + "\""), payload);
+    assertEquals(value + ":String", c.get("/e/read").get("attr.a"));
   }
 
   @Test

@@ -13,7 +13,6 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
 import java.net.CookieManager;
-import java.net.CookiePolicy;
 import java.net.HttpCookie;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -165,7 +164,7 @@ class WithoutKeyringTest {
   }
 
   private static HttpClient client() {
-    return HttpClient.newBuilder().cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL)).build();
+    return HttpClient.newBuilder().cookieHandler(new LoopbackCookieJar()).build();
   }
 
   private static String get(HttpClient client, URI uri) throws Exception {

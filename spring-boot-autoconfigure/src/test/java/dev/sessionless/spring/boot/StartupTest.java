@@ -183,7 +183,7 @@ class StartupTest {
   @Import(OwnBeans.class)
   static class OwnFilter {
     static final SessionlessFilter FILTER = SessionlessFilter.builder().keys(OwnBeans.KEYS)
-        .issuer("me").audience("mine").build();
+        .algorithm(Algorithm.HS256).issuer("me").audience("mine").build();
 
     @Bean
     SessionlessFilter myFilter() {

@@ -39,9 +39,30 @@ class ShopApplicationTest {
   Path dir;
 
   private final HttpClient client = HttpClient.newBuilder()
-      .cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL))
+      .cookieHandler(new LoopbackBrowserCookies())
       .followRedirects(HttpClient.Redirect.NEVER).build();
   private final AtomicInteger next = new AtomicInteger();
+
+  /**
+   * Sends {@code Secure} cookies to http://127.0.0.1 as browsers do (they treat loopback as a
+   * secure context); the JDK's jar sends them only over https, and session cookies are Secure.
+   */
+  private static final class LoopbackBrowserCookies extends CookieManager {
+    LoopbackBrowserCookies() {
+      super(null, CookiePolicy.ACCEPT_ALL);
+    }
+
+    @Override
+    public java.util.Map<String, java.util.List<String>> get(URI uri,
+        java.util.Map<String, java.util.List<String>> headers) throws java.io.IOException {
+      try {
+        return super.get(new URI("https", null, uri.getHost(), uri.getPort(), uri.getPath(), uri.getQuery(), null),
+            headers);
+      } catch (java.net.URISyntaxException e) {
+        throw new IllegalArgumentException(e);
+      }
+    }
+  }
   private List<Integer> ports;
 
   private URI roundRobin(String path) {

@@ -51,7 +51,7 @@ class WarDeploymentIT {
   @BeforeAll
   static void deployTheBuiltWarIntoTwoTomcats() throws Exception {
     Path keys = dir.resolve("session-keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("2026-11", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(keys, KeySet.of(TokenKey.generate("2026-11", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     System.setProperty("shop.keys.file", keys.toString());
     Path war = Path.of("target", "shop.war").toAbsolutePath();
     assertTrue(Files.isRegularFile(war), "mvn package builds " + war);
@@ -133,9 +133,27 @@ class WarDeploymentIT {
     assertEquals(file, block);
   }
 
-  /** A browser's part: the JDK client with a cookie jar shared by both ports of 127.0.0.1. */
+  /** The session cookie's name, as web.xml sets it. */
+  private static final String COOKIE = "__Host-SHOP";
+
+  /**
+   * A browser's part: the JDK client with a cookie jar shared by both ports of 127.0.0.1, which
+   * sends {@code Secure} cookies to http://127.0.0.1 as browsers do (the JDK's sends them only
+   * over https; the filter's cookies are always {@code Secure}).
+   */
   private static final class Client {
-    private final CookieManager jar = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
+    private final CookieManager jar = new CookieManager(null, CookiePolicy.ACCEPT_ALL) {
+      @Override
+      public java.util.Map<String, List<String>> get(URI uri, java.util.Map<String, List<String>> headers)
+          throws IOException {
+        try {
+          return super.get(new URI("https", null, uri.getHost(), uri.getPort(), uri.getPath(), uri.getQuery(), null),
+              headers);
+        } catch (java.net.URISyntaxException e) {
+          throw new IllegalArgumentException(e);
+        }
+      }
+    };
     private final HttpClient http = HttpClient.newBuilder().cookieHandler(jar).build();
 
     String get(int port) throws IOException, InterruptedException {
@@ -151,15 +169,15 @@ class WarDeploymentIT {
     }
 
     Optional<String> cookie() {
-      return jar.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("SESSIONLESS"))
+      return jar.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(COOKIE))
           .map(HttpCookie::getValue).findFirst();
     }
 
     void setCookie(String value) {
-      HttpCookie c = jar.getCookieStore().getCookies().stream().filter(x -> x.getName().equals("SESSIONLESS"))
+      HttpCookie c = jar.getCookieStore().getCookies().stream().filter(x -> x.getName().equals(COOKIE))
           .findFirst().orElseThrow();
       jar.getCookieStore().removeAll();
-      HttpCookie forged = new HttpCookie("SESSIONLESS", value);
+      HttpCookie forged = new HttpCookie(COOKIE, value);
       forged.setPath(c.getPath());
       forged.setVersion(0);
       jar.getCookieStore().add(URI.create("http://127.0.0.1/shop/"), forged);

@@ -61,10 +61,13 @@ public final class KeyringCli {
         "Usage: keyring init --out FILE [--alg ALG] [--kid KID] [--force]",
         "                    [--encrypt (--password-env VAR | --password-file FILE | --kek-env VAR) [--iterations N]]",
         "",
-        "Creates a key set with one new key that signs from now on.",
+        "Creates a key set with one new key that signs from now on. By default an A256GCM key (dir):",
+        "session tokens are encrypted, so a copied cookie does not show the session's content.",
         "",
         "  --out FILE            the key file to create (owner-only, rw-------)",
-        "  --alg ALG             HS256 (default), HS384, HS512, ES256, EdDSA or dir (A256GCM encryption)",
+        "  --alg ALG             dir (A256GCM encryption, the default), HS256, HS384, HS512, ES256 or EdDSA",
+        "                        (signed only: anyone holding a token can read it; set the filter's",
+        "                        algorithm to match)",
         "  --kid KID             the key ID; default: the algorithm, the time and a random suffix",
         "  --force               replace FILE if it exists (its keys are lost)",
         "  --encrypt             write an encrypted key file (compact JWE) instead of a plain JWKS",
@@ -265,7 +268,7 @@ public final class KeyringCli {
 
   private static int init(Options o, PrintStream out, Map<String, String> env, Instant now) {
     Path file = o.requirePath("--out");
-    Algorithm alg = o.algorithm().orElse(Algorithm.HS256);
+    Algorithm alg = o.algorithm().orElse(DEFAULT_ALGORITHM);
     String kid = o.kid().orElseGet(() -> newKid(alg, now, KeySet.empty()));
     if (!o.has("--force")) {
       KeyFiles.requireAbsent(file);
@@ -275,7 +278,12 @@ public final class KeyringCli {
       KeyFiles.writeSecret(file, protection.isNone() ? keys.toJwksWithSecrets() : protection.encrypt(keys));
       out.println("created " + file + " (" + (protection.isNone() ? "plain JWKS, owner-only"
           : "encrypted with " + protection.describe() + ", owner-only") + ")");
-      out.println("key " + kid + " (" + alg.joseName() + ") signs from " + now);
+      out.println("key " + kid + " (" + describe(alg) + ") signs from " + now);
+      if (!alg.isEncrypting()) {
+        out.println("note: " + alg.joseName() + " tokens are signed, not encrypted: anyone holding a copy of a"
+            + " session cookie can read the session's content; configure the filter with algorithm "
+            + alg.joseName() + " (the filter's default is dir, for which keyring init without --alg makes the key)");
+      }
     }
     return OK;
   }
@@ -417,6 +425,16 @@ public final class KeyringCli {
     }
     return keys.keys().stream().filter(TokenKey::canSign).reduce((a, b) -> b)
         .map(TokenKey::algorithm).orElse(Algorithm.HS256);
+  }
+
+  /**
+   * What {@code init} makes without {@code --alg}: an A256GCM key for {@code dir}, the filter's
+   * default algorithm, whose tokens hide the session's content.
+   */
+  static final Algorithm DEFAULT_ALGORITHM = Algorithm.DIR_A256GCM;
+
+  private static String describe(Algorithm alg) {
+    return alg == Algorithm.DIR_A256GCM ? "dir, A256GCM encryption" : alg.joseName();
   }
 
   static String newKid(Algorithm alg, Instant now, KeySet existing) {
@@ -569,6 +587,9 @@ public final class KeyringCli {
         if (a.joseName().equalsIgnoreCase(v)) {
           return Optional.of(a);
         }
+      }
+      if (v.equalsIgnoreCase("A256GCM")) {
+        return Optional.of(Algorithm.DIR_A256GCM); // the key's name for what dir uses
       }
       throw new UsageException("--alg takes HS256, HS384, HS512, ES256, EdDSA or dir, not '" + printable(v) + "'");
     }

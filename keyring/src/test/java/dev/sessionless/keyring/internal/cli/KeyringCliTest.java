@@ -130,12 +130,28 @@ class KeyringCliTest {
   // ---- init and list ------------------------------------------------------------------------
 
   @Test
+  void initMakesAnA256gcmKeySoTokensAreEncryptedByDefault() throws IOException {
+    Result init = run("init", "--out", p("keys.json")).ok();
+    TokenKey key = keys(file("keys.json")).keys().get(0);
+    assertEquals(Algorithm.DIR_A256GCM, key.algorithm());
+    assertTrue(key.kid().startsWith("a256gcm-"), key.kid());
+    assertFalse(init.out.contains("not encrypted"), init.out);
+  }
+
+  @Test
+  void initWithASigningAlgorithmSaysItsTokensAreReadable() throws IOException {
+    Result init = run("init", "--out", p("keys.json"), "--alg", "HS256").ok();
+    assertEquals(Algorithm.HS256, keys(file("keys.json")).keys().get(0).algorithm());
+    assertTrue(init.out.contains("signed, not encrypted") && init.out.contains("algorithm HS256"), init.out);
+  }
+
+  @Test
   void initThenListShowsOneSigningKey() throws IOException {
     run("init", "--out", p("keys.json")).ok();
     String kid = onlyKid(file("keys.json"));
     Result list = run("list", "--in", p("keys.json")).ok();
     assertEquals(3, list.out.lines().count(), list.out); // summary, header, one key
-    assertEquals("HS256", list.row(kid)[1]);
+    assertEquals("dir", list.row(kid)[1]);
     assertEquals("SIGNING", list.status(kid));
     assertEquals(T0.toString(), list.row(kid)[3], "published now");
     assertEquals(T0.toString(), list.row(kid)[4], "activates now");
@@ -257,7 +273,7 @@ class KeyringCliTest {
 
   @Test
   void secondRotationBeforeActivationAlsoRetiresThePendingKey() throws IOException {
-    run("init", "--out", p("keys.json"), "--kid", "a").ok();
+    run("init", "--out", p("keys.json"), "--kid", "a", "--alg", "HS256").ok();
     run("rotate", "--in", p("keys.json"), "--kid", "b", "--activate-in", "24h").ok();
     clock.advance(Duration.ofHours(1));
     run("rotate", "--in", p("keys.json"), "--kid", "c", "--activate-in", "24h", "--max-token-lifetime", "1h").ok();

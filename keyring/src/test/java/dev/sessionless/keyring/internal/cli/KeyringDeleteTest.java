@@ -54,7 +54,7 @@ class KeyringDeleteTest {
 
   /** init at T0 (kid "old"), rotate an hour later: "new" signs from T0+25h, "old" retires then and expires 2h later. */
   void rotated(String file, String... secret) {
-    String[] init = {"init", "--out", p(file), "--kid", "old"};
+    String[] init = {"init", "--out", p(file), "--kid", "old", "--alg", "HS256"};
     String[] rotate = {"rotate", "--in", p(file), "--kid", "new", "--activate-in", "24h", "--max-token-lifetime", "2h"};
     ok(concat(init, secret));
     clock.advance(Duration.ofHours(1));

@@ -97,7 +97,7 @@ class KeyringRevocationsTest {
 
   @Test
   void signsWithTheNamedKeyOnlyIfItSignsNow() throws Exception {
-    assertEquals(0, run("init", "--out", p("keys.jwks"), "--kid", "first").code);
+    assertEquals(0, run("init", "--out", p("keys.jwks"), "--kid", "first", "--alg", "HS256").code);
     clock.advance(Duration.ofHours(1));
     assertEquals(0, run("rotate", "--in", p("keys.jwks"), "--kid", "second", "--activate-in", "1h").code);
     String list = "{\"sessions\": {\"s\": \"2026-11-23T20:00:00Z\"}}";
@@ -115,7 +115,7 @@ class KeyringRevocationsTest {
 
   @Test
   void badListsAndOptionsAreOneLineErrorsAndWriteNothing() throws Exception {
-    assertEquals(0, run("init", "--out", p("keys.jwks")).code);
+    assertEquals(0, run("init", "--out", p("keys.jwks"), "--alg", "HS256").code);
     String[][] lists = {
         {"[]", "must be a JSON object"},
         {"{\"sessions\": {\"s\": \"tomorrow\"}}", "sessions.s is not an ISO-8601 instant"},

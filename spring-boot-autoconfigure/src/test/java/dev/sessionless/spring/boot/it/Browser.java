@@ -20,7 +20,23 @@ import java.util.stream.Collectors;
  * 127.0.0.1, as a browser's is per host), redirects not followed so tests see them.
  */
 public final class Browser {
-  public final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
+  public final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL) {
+    // Sends Secure cookies to http://127.0.0.1 and localhost, as browsers do (loopback is a secure
+    // context to them); the JDK's jar sends them only over https, and session cookies are Secure.
+    @Override
+    public java.util.Map<String, java.util.List<String>> get(URI uri, java.util.Map<String, java.util.List<String>> h)
+        throws IOException {
+      String host = uri.getHost();
+      if (!"http".equals(uri.getScheme()) || !("127.0.0.1".equals(host) || "localhost".equals(host))) {
+        return super.get(uri, h);
+      }
+      try {
+        return super.get(new URI("https", null, host, uri.getPort(), uri.getPath(), uri.getQuery(), null), h);
+      } catch (java.net.URISyntaxException e) {
+        throw new IllegalArgumentException(e);
+      }
+    }
+  };
   private final HttpClient client = HttpClient.newBuilder().cookieHandler(cookies)
       .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)).build();
 
