@@ -1,6 +1,7 @@
 package dev.sessionless.spring.boot;
 
 import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.StateMapper;
@@ -15,7 +16,9 @@ import dev.sessionless.spring.boot.internal.ServerSessionSettings;
 import jakarta.servlet.DispatcherType;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumSet;
+import java.util.StringJoiner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -49,9 +52,13 @@ import tools.jackson.databind.json.JsonMapper;
  * one, else with Sessionless's default; an application that defines a {@link StateMapper} bean
  * (e.g. {@code Jackson2StateMapper.of(objectMapper)}) uses that instead.
  *
- * <p>Startup fails, with a message naming what to set or remove, when no key source is
- * configured or when Spring Session's {@code SessionRepositoryFilter} is present too (two
- * session mechanisms cannot share the requests: pick one).
+ * <p>Tokens are encrypted by default ({@code sessionless.algorithm=DIR_A256GCM}, compressed
+ * with {@code zip: DEF} as the filter does unless {@code sessionless.compress} or {@code
+ * sessionless.compression} says otherwise). Startup fails, with a message naming what to set or
+ * remove, when no key source is configured, when the keys can only sign under that default (the
+ * message names {@code sessionless.algorithm=HS256}), or when Spring Session's {@code
+ * SessionRepositoryFilter} is present too (two session mechanisms cannot share the requests:
+ * pick one).
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -93,6 +100,9 @@ public class SessionlessAutoConfiguration {
    * The filter, configured from {@code sessionless.*}, then {@code server.servlet.session.*}
    * where those are unset, then every {@link SessionlessFilterCustomizer}. Logs a warning naming
    * each {@code server.servlet.session.*} property set that token sessions do not honour.
+   *
+   * @throws SessionlessStartupException naming {@code sessionless.algorithm=HS256} when the
+   *     algorithm is the default (DIR_A256GCM) but the keys hold only keys that sign
    */
   @Bean
   @ConditionalOnMissingBean(SessionlessFilter.class)
@@ -104,12 +114,17 @@ public class SessionlessAutoConfiguration {
       LOG.warn(name + " is set but does not apply to Sessionless token sessions; see the"
           + " sessionless.* properties (the session lives in a token, not in the container)");
     }
+    Algorithm algorithm = algorithm(properties.getAlgorithm());
     SessionlessFilter.Builder b = SessionlessFilter.builder().keys(keys).stateMapper(stateMapper)
-        .algorithm(algorithm(properties.getAlgorithm()))
         .issuer(issuer(properties, environment))
         .audience(audience(properties, environment))
         .absoluteLifetime(properties.getAbsoluteLifetime())
         .renewalFraction(properties.getRenewalFraction());
+    if (algorithm != Algorithm.DIR_A256GCM) {
+      b.algorithm(algorithm); // the filter says once, at INFO, that signed tokens are readable
+    }
+    // else left to the filter: its default, dir (A256GCM), with its default compression (zip DEF)
+    // unless sessionless.compress or sessionless.compression says otherwise, and its key check
     Duration timeout = properties.getTimeout() != null ? properties.getTimeout() : server.timeout().orElse(null);
     if (timeout != null) {
       b.maxInactiveInterval(timeout);
@@ -140,7 +155,43 @@ public class SessionlessAutoConfiguration {
     b.attributeTypes(properties.getAttributeTypes().toArray(new Class<?>[0]));
     b.onBadAttribute(properties.getOnBadAttribute());
     customizers.orderedStream().forEach(c -> c.customize(b));
-    return b.build();
+    try {
+      return b.build();
+    } catch (IllegalStateException e) {
+      String others = algorithm == Algorithm.DIR_A256GCM ? signingOnly(keys) : null;
+      if (others != null) {
+        throw new SessionlessStartupException("sessionless.algorithm is DIR_A256GCM (encrypted tokens, the"
+            + " default) but the keys hold no A256GCM key that can encrypt now, only keys for " + others,
+            "Make an A256GCM key file with: java -jar keyring/target/keyring.jar init --out keys.jwks (its"
+                + " default), or, to keep tokens that are signed but readable by whoever holds a copy of the"
+                + " cookie, set sessionless.algorithm=HS256 (or the key's own algorithm)", e);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The algorithms {@code keys} can sign with now, when A256GCM is not one of them; null when it
+   * is, when they hold no signing key, or when they cannot be read yet.
+   */
+  private static String signingOnly(KeySource keys) {
+    KeySet now;
+    try {
+      now = keys.current();
+    } catch (RuntimeException notReady) {
+      return null;
+    }
+    Instant at = Instant.now();
+    if (now.signingKey(Algorithm.DIR_A256GCM, at).isPresent()) {
+      return null;
+    }
+    StringJoiner others = new StringJoiner(", ");
+    for (Algorithm a : Algorithm.values()) {
+      if (now.signingKey(a, at).isPresent()) {
+        others.add(a.name());
+      }
+    }
+    return others.length() == 0 ? null : others.toString();
   }
 
   /**

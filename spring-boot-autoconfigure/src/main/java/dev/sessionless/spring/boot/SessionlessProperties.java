@@ -28,9 +28,12 @@ public class SessionlessProperties {
   private final Keys keys = new Keys();
 
   /**
-   * The token algorithm: HS256, HS384, HS512, ES256, EdDSA or DIR_A256GCM (encrypted tokens).
+   * The token algorithm: DIR_A256GCM (encrypted tokens, compressed with zip DEF unless
+   * compression says otherwise; the keys need an A256GCM key, which keyring init makes), or
+   * HS256, HS384, HS512, ES256 or EdDSA for tokens that are signed but readable by anyone
+   * holding a copy of the cookie.
    */
-  private String algorithm = "HS256";
+  private String algorithm = "DIR_A256GCM";
 
   /**
    * The issuer (iss) written into and required of every token; spring.application.name when
@@ -66,13 +69,15 @@ public class SessionlessProperties {
 
   /**
    * DEFLATE the token's payload ("zip":"DEF"): shorter cookies for larger sessions, for some CPU
-   * on every write. Off if not set. The same as compression=DEFLATE.
+   * on every write. If not set: on with DIR_A256GCM (the default algorithm), off with a signing
+   * one. The same as compression=DEFLATE.
    */
   private Boolean compress;
 
   /**
-   * How to compress the token's payload, instead of compress: NONE, DEFLATE ("zip":"DEF") or
-   * DEFLATE_WITH_DICTIONARY ("zip":"SLD1", the shortest cookies, read only by Sessionless). Set
+   * How to compress the token's payload, instead of compress: NONE, DEFLATE ("zip":"DEF", what
+   * DIR_A256GCM uses if neither is set) or DEFLATE_WITH_DICTIONARY ("zip":"SLD1", the shortest
+   * cookies, read only by Sessionless). Set
    * compress or this, not both. An encrypted (DIR_A256GCM) token of every kind is read whatever
    * this says. A compressed signed token (HS256 and the others) is an extension that other JOSE
    * libraries do not read, and that a Sessionless node reads only with
@@ -112,7 +117,7 @@ public class SessionlessProperties {
   /**
    * Whether the token's payload is DEFLATE-compressed.
    *
-   * @return the setting, or {@code null} if not set (off)
+   * @return the setting, or {@code null} if not set (zip DEF with DIR_A256GCM, off with a signing algorithm)
    */
   public Boolean getCompress() {
     return compress;

@@ -13,10 +13,8 @@ import dev.sessionless.core.jackson.JacksonStateMapper;
 import dev.sessionless.spring.boot.it.Browser;
 import dev.sessionless.spring.boot.it.Instance;
 import dev.sessionless.spring.boot.it.JsonApp;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +28,7 @@ class ApplicationJsonMapperTest {
 
   private String[] properties(String... more) throws Exception {
     Path keys = dir.resolve("keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(keys, KeySet.of(TokenKey.secret("k1", Algorithm.DIR_A256GCM, SECRET)).toJwksWithSecrets());
     String[] all = new String[more.length + 2];
     all[0] = "sessionless.keys.file=" + keys;
     all[1] = "sessionless.attribute-types=" + JsonApp.Preference.class.getName();
@@ -38,10 +36,21 @@ class ApplicationJsonMapperTest {
     return all;
   }
 
-  /** The JSON payload of the session token the browser holds (HS256: signed, not encrypted). */
-  private static String payload(Browser browser) {
-    String token = browser.cookie("SESSIONLESS").orElseThrow();
-    return new String(Base64.getUrlDecoder().decode(token.split("\\.")[1]), StandardCharsets.UTF_8);
+  /** The key file's A256GCM secret, so that the test can decrypt what the browser holds. */
+  private static final byte[] SECRET = new byte[32];
+
+  static {
+    new java.security.SecureRandom().nextBytes(SECRET);
+  }
+
+  /** The JSON payload of the session token the browser holds, decrypted (by jose4j). */
+  private static String payload(Browser browser) throws Exception {
+    org.jose4j.jwe.JsonWebEncryption jwe = new org.jose4j.jwe.JsonWebEncryption();
+    jwe.setAlgorithmConstraints(new org.jose4j.jwa.AlgorithmConstraints(
+        org.jose4j.jwa.AlgorithmConstraints.ConstraintType.PERMIT, "dir"));
+    jwe.setCompactSerialization(browser.cookie("SESSIONLESS").orElseThrow());
+    jwe.setKey(new javax.crypto.spec.SecretKeySpec(SECRET, "AES"));
+    return jwe.getPayload();
   }
 
   @Test

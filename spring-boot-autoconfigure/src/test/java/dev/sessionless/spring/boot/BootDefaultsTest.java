@@ -32,7 +32,7 @@ class BootDefaultsTest {
   private String keyFile() throws Exception {
     Path keys = dir.resolve("keys.jwks");
     if (!Files.exists(keys)) {
-      Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+      Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     }
     return "sessionless.keys.file=" + keys;
   }
@@ -99,5 +99,69 @@ class BootDefaultsTest {
         "sessionless.propagation.send.keys-file=" + sendKeys, "sessionless.propagation.send.grants.orders=cart")) {
       assertEquals(200, new Browser().get(edge.uri("/.well-known/jwks.json")).statusCode());
     }
+  }
+
+  @Test
+  void bootSessionsAreEncryptedByDefaultAndJose4jDecryptsThem() throws Exception {
+    byte[] secret = new byte[32];
+    new java.security.SecureRandom().nextBytes(secret);
+    Path keys = Files.writeString(dir.resolve("dir.jwks"),
+        KeySet.of(TokenKey.secret("d1", Algorithm.DIR_A256GCM, secret)).toJwksWithSecrets());
+    try (Instance app = Instance.start(PlainApp.class, "sessionless.keys.file=" + keys,
+        "spring.application.name=shop-secret-name")) {
+      Browser browser = new Browser();
+      assertEquals("1:1800", browser.get(app.uri("/count")).body());
+      assertEquals("2:1800", browser.get(app.uri("/count")).body(), "the encrypted token reads back");
+      String token = browser.cookie("SESSIONLESS").orElseThrow();
+      assertEquals(5, token.split("\\.", -1).length, "a compact JWE: " + token);
+      String header = new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+          java.nio.charset.StandardCharsets.UTF_8);
+      for (String member : new String[] {"\"alg\":\"dir\"", "\"enc\":\"A256GCM\"", "\"zip\":\"DEF\"",
+          "\"kid\":\"d1\""}) {
+        assertTrue(header.contains(member), header);
+      }
+      for (String part : token.split("\\.")) {
+        String decoded = new String(java.util.Base64.getUrlDecoder().decode(part),
+            java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertFalse(decoded.contains("shop-secret-name"), "nothing of the claims shows: " + part);
+      }
+      org.jose4j.jwe.JsonWebEncryption jwe = new org.jose4j.jwe.JsonWebEncryption();
+      jwe.setAlgorithmConstraints(new org.jose4j.jwa.AlgorithmConstraints(
+          org.jose4j.jwa.AlgorithmConstraints.ConstraintType.PERMIT, "dir"));
+      jwe.setCompactSerialization(token);
+      jwe.setKey(new javax.crypto.spec.SecretKeySpec(secret, "AES"));
+      String payload = jwe.getPayload();
+      assertTrue(payload.contains("\"iss\":\"shop-secret-name\""), "jose4j inflates and decrypts it: " + payload);
+    }
+  }
+
+  @Test
+  void theEphemeralDevelopmentKeyFitsTheEncryptedDefault() throws Exception {
+    try (Instance app = Instance.start(PlainApp.class, "sessionless.keys.ephemeral=true")) {
+      Browser browser = new Browser();
+      assertEquals("1:1800", browser.get(app.uri("/count")).body());
+      assertEquals("2:1800", browser.get(app.uri("/count")).body());
+      String token = browser.cookie("SESSIONLESS").orElseThrow();
+      assertEquals(5, token.split("\\.", -1).length, "encrypted with the ephemeral A256GCM key: " + token);
+    }
+  }
+
+  @Test
+  void signedTokensAreOneSettingAwayAndSayOnceThatTheyAreReadable(CapturedOutput output) throws Exception {
+    Path keys = Files.writeString(dir.resolve("hs.jwks"),
+        KeySet.of(TokenKey.generate("h1", Algorithm.HS256)).toJwksWithSecrets());
+    int before = output.toString().length();
+    try (Instance app = Instance.start(PlainApp.class, "sessionless.keys.file=" + keys, "sessionless.algorithm=HS256",
+        "logging.level.dev.sessionless=INFO")) {
+      Browser browser = new Browser();
+      assertEquals("1:1800", browser.get(app.uri("/count")).body());
+      assertEquals("2:1800", browser.get(app.uri("/count")).body());
+      String token = browser.cookie("SESSIONLESS").orElseThrow();
+      assertEquals(3, token.split("\\.", -1).length, "a signed JWS: " + token);
+      assertFalse(new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
+          java.nio.charset.StandardCharsets.UTF_8).contains("\"zip\""), "not compressed unless asked");
+    }
+    String log = output.toString().substring(before);
+    assertEquals(1, log.split("session tokens are signed, not encrypted", -1).length - 1, log);
   }
 }

@@ -3,6 +3,7 @@ package dev.sessionless.spring.boot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,6 +34,23 @@ class ConfigurationMetadataTest {
         expected);
     assertEquals(expected, described.keySet());
     described.forEach((name, text) -> assertFalse(text.isBlank(), name + " has no description"));
+  }
+
+  @Test
+  void theMetadataSaysTokensAreEncryptedByDefault() throws Exception {
+    JsonNode metadata;
+    try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      assertNotNull(in, "spring-configuration-metadata.json was not generated");
+      metadata = JsonMapper.builder().build().readTree(in);
+    }
+    for (JsonNode p : metadata.get("properties")) {
+      if (p.get("name").asString().equals("sessionless.algorithm")) {
+        assertEquals("DIR_A256GCM", p.path("defaultValue").asString(""), p.toString());
+        assertTrue(p.path("description").asString("").contains("HS256"), "names the signed alternative: " + p);
+        return;
+      }
+    }
+    throw new AssertionError("no sessionless.algorithm in the metadata");
   }
 
   /** Every bean property, leaves only: nested classes of {@code root} are walked. */

@@ -32,7 +32,7 @@ class FailedStartupTest {
 
   private String keyFile() throws Exception {
     Path keys = dir.resolve("keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     return "sessionless.keys.file=" + keys;
   }
 
@@ -91,7 +91,7 @@ class FailedStartupTest {
 
     Path encrypted = dir.resolve("keys.jwe");
     Files.writeString(encrypted, dev.sessionless.keyring.EncryptedJwks.encrypt(
-        KeySet.of(TokenKey.generate("k1", Algorithm.HS256)), "a long enough password".toCharArray()));
+        KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)), "a long enough password".toCharArray()));
     assertThrows(RuntimeException.class, () -> Instance.start(PlainApp.class, "sessionless.keys.file=" + encrypted)
         .close());
     assertFailureAnalysis(output.toString(), "is encrypted", "sessionless.keys.encrypted-file.path",
@@ -100,6 +100,28 @@ class FailedStartupTest {
     assertThrows(RuntimeException.class, () -> Instance.start(PlainApp.class,
         "sessionless.keys.encrypted-file.path=" + encrypted).close());
     assertFailureAnalysis(output.toString(), "sessionless.keys.encrypted-file.password-variable");
+  }
+
+  @Test
+  void aSigningOnlyKeyFileWithoutSessionlessAlgorithmFailsStartupNamingTheProperty(CapturedOutput output)
+      throws Exception {
+    Path signing = dir.resolve("hs256.jwks");
+    Files.writeString(signing, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    Throwable e = assertThrows(RuntimeException.class,
+        () -> Instance.start(PlainApp.class, "sessionless.keys.file=" + signing).close());
+    SessionlessStartupException typed = null;
+    for (Throwable t = e; t != null && typed == null; t = t.getCause()) {
+      typed = t instanceof SessionlessStartupException ? (SessionlessStartupException) t : null;
+    }
+    assertTrue(typed != null, "a SessionlessStartupException: " + e);
+    assertTrue(typed.description().contains("HS256") && typed.action().contains("sessionless.algorithm=HS256"),
+        typed.getMessage());
+    assertFailureAnalysis(output.toString(), "no A256GCM key", "keyring.jar init --out", "sessionless.algorithm=HS256");
+    // The fix the message names: one setting, and the same key file starts.
+    try (Instance app = Instance.start(PlainApp.class, "sessionless.keys.file=" + signing,
+        "sessionless.algorithm=HS256")) {
+      assertEquals(200, new dev.sessionless.spring.boot.it.Browser().get(app.uri("/count")).statusCode());
+    }
   }
 
   @Test

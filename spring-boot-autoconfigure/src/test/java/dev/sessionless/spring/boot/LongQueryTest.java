@@ -45,7 +45,7 @@ class LongQueryTest {
   void anUnauthenticatedRequestWithAVeryLongQueryGetsTheLoginPageWithASmallCookieAndReturnsToItsPath(String container)
       throws Exception {
     Path keys = Files.writeString(dir.resolve("keys.jwks"),
-        KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+        KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     try (Instance shop = Instance.start(ShopApp.class, Containers.only(container), "sessionless.keys.file=" + keys,
         "sessionless.attribute-types=" + Cart.class.getName(), "spring.security.user.name=alice",
         "spring.security.user.password=secret")) {

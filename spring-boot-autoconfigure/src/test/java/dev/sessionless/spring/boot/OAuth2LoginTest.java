@@ -64,9 +64,10 @@ class OAuth2LoginTest {
   @BeforeAll
   void startProviderAndTwoInstances(@TempDir Path dir) throws Exception {
     Path keys = dir.resolve("keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     codec = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
-        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30)).build();
+        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30))
+        .algorithm(Algorithm.DIR_A256GCM).build();
     provider = FakeAuthorizationServer.start("shop");
     a = Instance.start(OAuth2App.class, properties(keys, provider).toArray(new String[0]));
     // Behind a balancer both instances have one public URL; here b's registration names a's

@@ -35,7 +35,7 @@ class OwnSecurityChainTest {
 
   private String keyFile() throws Exception {
     Path keys = dir.resolve("keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     return "sessionless.keys.file=" + keys;
   }
 

@@ -51,7 +51,7 @@ class PropagationEdgeTest {
 
   private Instance edge(String container) throws Exception {
     return Instance.start(EdgeApp.class, Containers.only(container),
-        "sessionless.keys.file=" + file("session.jwks", KeySet.of(TokenKey.generate("s1", Algorithm.HS256))),
+        "sessionless.keys.file=" + file("session.jwks", KeySet.of(TokenKey.generate("s1", Algorithm.DIR_A256GCM))),
         "sessionless.propagation.send.issuer=" + EDGE,
         "sessionless.propagation.send.keys-file=" + file("edge.jwks",
             KeySet.of(TokenKey.generate("edge-1", Algorithm.ES256))),
@@ -126,7 +126,7 @@ class PropagationEdgeTest {
   @Test
   void behindSpringSecurityLoginTheLoggedInUserIsTheTokensSubject() throws Exception {
     try (Instance edge = Instance.start(SecureEdgeApp.class, Containers.only("tomcat"),
-            "sessionless.keys.file=" + file("session.jwks", KeySet.of(TokenKey.generate("s1", Algorithm.HS256))),
+            "sessionless.keys.file=" + file("session.jwks", KeySet.of(TokenKey.generate("s1", Algorithm.DIR_A256GCM))),
             "sessionless.propagation.send.issuer=" + EDGE,
             "sessionless.propagation.send.keys-file=" + file("edge.jwks",
                 KeySet.of(TokenKey.generate("edge-1", Algorithm.ES256))),

@@ -346,7 +346,7 @@ class PropagationReceiveTest {
   @Test
   void theSessionPartAndTheReceivingSideWorkSideBySide() throws Exception {
     Path sessionKeys = Files.createTempFile("session-keys", ".jwks");
-    Files.writeString(sessionKeys, KeySet.of(TokenKey.generate("s1", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(sessionKeys, KeySet.of(TokenKey.generate("s1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     List<String> p = receiving("tomcat", "sessionless.keys.file=" + sessionKeys);
     p.remove("sessionless.enabled=false");
     try (Instance app = Instance.start(OrdersApp.class, p.toArray(new String[0]))) {

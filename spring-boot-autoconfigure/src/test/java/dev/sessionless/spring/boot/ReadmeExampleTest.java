@@ -53,7 +53,7 @@ class ReadmeExampleTest {
   @Test
   void readmePropertiesAndControllerKeepACartAcrossTwoInstances() throws Exception {
     Path keys = dir.resolve("keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     List<String> properties = new ArrayList<>(ReadmeBlocks.markdown(Path.of("README.md"), "readme-properties"));
     assertFalse(properties.isEmpty());
     properties.replaceAll(p -> p.replace("com.example.shop.Cart", Cart.class.getName())

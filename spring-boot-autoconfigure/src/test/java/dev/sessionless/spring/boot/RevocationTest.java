@@ -59,9 +59,12 @@ class RevocationTest {
   void start() throws Exception {
     redis = RedisServer.start();
     keys = Files.createTempFile("revocation-keys", ".jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    // A256GCM for the sessions (the default), HS256 for the published list (a signed token).
+    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM),
+        TokenKey.generate("p1", Algorithm.HS256)).toJwksWithSecrets());
     codec = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
-        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30)).build();
+        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30))
+        .algorithm(Algorithm.DIR_A256GCM).build();
   }
 
   @AfterAll
@@ -170,7 +173,7 @@ class RevocationTest {
     Path list = Files.createTempFile("revocations", ".jwt");
     TokenCodec publisher = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
         .issuer("application").audience("application").tokenType(PublishedRevocations.TOKEN_TYPE)
-        .timeToLive(Duration.ofMinutes(5)).build();
+        .timeToLive(Duration.ofMinutes(5)).algorithm(Algorithm.HS256).build();
     Files.writeString(list, PublishedRevocations.sign(publisher, Map.of(), Map.of(), Clock.systemUTC()));
     try (Instance i = Instance.start(RevocationApp.class, Containers.only("jetty"),
         "sessionless.keys.file=" + keys, "sessionless.revocation.type=published",

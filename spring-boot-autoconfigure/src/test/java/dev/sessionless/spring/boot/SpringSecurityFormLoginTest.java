@@ -49,7 +49,7 @@ class SpringSecurityFormLoginTest {
   private Path keyFile() throws Exception {
     Path keys = dir.resolve("keys.jwks");
     if (!Files.exists(keys)) {
-      Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+      Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     }
     return keys;
   }
@@ -83,7 +83,8 @@ class SpringSecurityFormLoginTest {
   void formLoginCsrfSavedRequestAndLogoutWorkRoundRobinAcrossTwoInstances(String container) throws Exception {
     Path keys = keyFile();
     TokenCodec codec = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
-        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30)).build();
+        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30))
+        .algorithm(Algorithm.DIR_A256GCM).build();
     Instance a = instances(container)[0];
     Instance b = instances(container)[1];
     Browser browser = new Browser();

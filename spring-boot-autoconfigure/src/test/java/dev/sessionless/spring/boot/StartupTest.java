@@ -39,7 +39,7 @@ class StartupTest {
 
   private String keyFile() throws Exception {
     Path keys = dir.resolve("keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     return "sessionless.keys.file=" + keys;
   }
 
@@ -139,8 +139,11 @@ class StartupTest {
         assertTrue(header.contains(s.getValue()), s.getKey() + ": " + header);
       }
     }
-    // HS256 (the keyFile()'s): a compressed signed token, which this node then reads.
-    try (Instance app = Instance.start(PlainApp.class, keyFile(), "sessionless.compression=deflate-with-dictionary")) {
+    // HS256, one setting away: a compressed signed token, which this node then reads.
+    Path signing = dir.resolve("hs.jwks");
+    Files.writeString(signing, KeySet.of(TokenKey.generate("h1", Algorithm.HS256)).toJwksWithSecrets());
+    try (Instance app = Instance.start(PlainApp.class, "sessionless.keys.file=" + signing,
+        "sessionless.algorithm=HS256", "sessionless.compression=deflate-with-dictionary")) {
       Browser browser = new Browser();
       assertEquals("1:1800", browser.get(app.uri("/count")).body());
       assertEquals("2:1800", browser.get(app.uri("/count")).body(), "the compressed signed token reads back");
@@ -149,8 +152,8 @@ class StartupTest {
       assertTrue(new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))),
           java.nio.charset.StandardCharsets.UTF_8).contains("\"zip\":\"SLD1\""), token);
     }
-    Throwable e = assertThrows(Exception.class, () -> Instance.start(PlainApp.class, keyFile(),
-        "sessionless.compress=true", "sessionless.accept-compressed-signed-tokens=false").close());
+    Throwable e = assertThrows(Exception.class, () -> Instance.start(PlainApp.class, "sessionless.keys.file=" + signing,
+        "sessionless.algorithm=HS256", "sessionless.compress=true", "sessionless.accept-compressed-signed-tokens=false").close());
     assertTrue(root(e).getMessage().contains("acceptCompressedSignedTokens(false)"), root(e).getMessage());
     Throwable both = assertThrows(Exception.class, () -> Instance.start(PlainApp.class, "sessionless.keys.file=" + keys,
         "sessionless.algorithm=DIR_A256GCM", "sessionless.compress=true", "sessionless.compression=deflate").close());
@@ -161,7 +164,7 @@ class StartupTest {
   @Configuration(proxyBeanMethods = false)
   @Import(PlainApp.class)
   static class OwnBeans {
-    static final KeySet KEYS = KeySet.of(TokenKey.generate("own", Algorithm.HS256));
+    static final KeySet KEYS = KeySet.of(TokenKey.generate("own", Algorithm.DIR_A256GCM));
 
     @Bean
     KeySource myKeys() {
@@ -183,7 +186,7 @@ class StartupTest {
   @Import(OwnBeans.class)
   static class OwnFilter {
     static final SessionlessFilter FILTER = SessionlessFilter.builder().keys(OwnBeans.KEYS)
-        .algorithm(Algorithm.HS256).issuer("me").audience("mine").build();
+        .issuer("me").audience("mine").build();
 
     @Bean
     SessionlessFilter myFilter() {

@@ -109,7 +109,7 @@ class ShopApplicationTest {
   @Test
   void aCustomerLogsInOnOneInstanceAndShopsOnTheOtherWithoutStickyRouting() throws Exception {
     Path keys = dir.resolve("keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("shop-1", Algorithm.HS256)).toJwksWithSecrets());
+    Files.writeString(keys, KeySet.of(TokenKey.generate("shop-1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
     try (ConfigurableApplicationContext a = start(keys); ConfigurableApplicationContext b = start(keys)) {
       ports = List.of(port(a), port(b));
       assertTrue(get("/cart").headers().firstValue("Location").orElseThrow().endsWith("/login"));
