@@ -119,7 +119,7 @@ class DeflateFuzzTest {
       byte[] buf = new byte[512];
       while (!inf.finished()) {
         int n = inf.inflate(buf);
-        if (n == 0 && (inf.needsInput() || inf.needsDictionary())) {
+        if (n == 0 && !inf.finished() && (inf.needsInput() || inf.needsDictionary())) {
           throw new DataFormatException("truncated");
         }
         out.write(buf, 0, n);
@@ -133,6 +133,25 @@ class DeflateFuzzTest {
       return out.toByteArray();
     } finally {
       inf.end();
+    }
+  }
+
+  /**
+   * Found by {@link #everyEncodedStreamInflatesToItsInput} (saved as its {@code crash-5ba93c9d...}
+   * input): zlib finishes an empty stream in a call that inflates nothing and wants no more
+   * input, which {@link Deflate#inflate} took for a truncated stream.
+   */
+  @Test
+  void theStreamOfAnEmptyInputInflatesToNothingNotToARefusal() {
+    for (boolean dictionary : new boolean[] {false, true}) {
+      byte[] out = new byte[FixedHuffman.maxEncodedLength(0)];
+      int n = FixedHuffman.encode(new byte[0], 0, dictionary ? PRESET : null, out);
+      Scratch s = Scratch.take();
+      try {
+        assertEquals(0, Deflate.inflate(out, n, s, 1024, dictionary), "dictionary " + dictionary);
+      } finally {
+        s.release();
+      }
     }
   }
 
