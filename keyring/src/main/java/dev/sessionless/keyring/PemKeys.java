@@ -195,7 +195,11 @@ public final class PemKeys {
         byte[] embedded = info.getPublicKeyData() == null ? null : info.getPublicKeyData().getOctets();
         return edPrivate(kid, seed, embedded);
       }
-    } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+    } catch (KeyringException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      // Bouncy Castle reads a member when it is asked for it: a member of the wrong ASN.1 type
+      // surfaces here as a ClassCastException (or the like), not when the PEM is parsed.
       throw malformed("the PEM private key's DER structure is invalid");
     }
     throw unsupported(type);

@@ -165,6 +165,24 @@ class KeyFilesFuzzTest {
     assertEquals(kids(keys), kids(read));
   }
 
+  /**
+   * Found by {@link #pemIsReadOrRefusedWithKeyringException} (saved as its {@code crash-82cb324b...}
+   * input): a SEC1 key whose privateKey member is a tagged object, not an OCTET STRING. Bouncy
+   * Castle reads that member lazily, so the ClassCastException came out of {@code PemKeys.read}
+   * instead of {@code MALFORMED}.
+   */
+  @Test
+  void aSec1KeyWhosePrivateKeyIsNotAnOctetStringIsRefusedAsMalformed() {
+    String pem = "-----BEGIN EC PRIVATE KEY-----\n"
+        + "MHcCAQDEIESkZpFrvDyAYbUyoGuS+vya3EnEu2rNLnd+axz67WSsoAoGCCqGSM49\n"
+        + "AwEHoUQDQgQEImlv2Zvom6P3RW26glY+HMEbUNk+mCWqiY2neJykOXgRa+fWeVzn\n"
+        + "yV0A9TAN6PhR6JpF7KjK3QpnFonrliSOiA==\n"
+        + "-----END EC PRIVATE KEY-----\n";
+    KeyringException e = org.junit.jupiter.api.Assertions.assertThrows(KeyringException.class,
+        () -> PemKeys.read("fuzz", pem));
+    assertEquals(KeyringException.Reason.MALFORMED, e.reason());
+  }
+
   static final Path INPUTS = Path.of("src/test/resources/dev/sessionless/keyring/KeyFilesFuzzTestInputs");
 
   @Test
