@@ -248,7 +248,13 @@ public final class PemKeys {
 
   private static TokenKey fromPublic(String kid, SubjectPublicKeyInfo info) {
     ASN1ObjectIdentifier type = info.getAlgorithm().getAlgorithm();
-    byte[] bits = info.getPublicKeyData().getOctets();
+    byte[] bits;
+    try {
+      bits = info.getPublicKeyData().getOctets();
+    } catch (RuntimeException e) {
+      // A BIT STRING whose length is not whole bytes: Bouncy Castle refuses it only here.
+      throw malformed("the PEM public key's DER structure is invalid");
+    }
     if (type.equals(X9ObjectIdentifiers.id_ecPublicKey)) {
       requireP256(info.getAlgorithm().getParameters());
       return ecJwk(kid, decodePoint(bits), null);

@@ -183,6 +183,23 @@ class KeyFilesFuzzTest {
     assertEquals(KeyringException.Reason.MALFORMED, e.reason());
   }
 
+  /**
+   * Found by the second campaign of {@link #pemIsReadOrRefusedWithKeyringException} (saved as its
+   * {@code crash-52bd5a60...} input): a public key whose BIT STRING has unused bits. Bouncy
+   * Castle refuses to give its octets only when asked, with an IllegalStateException that came
+   * out of {@code PemKeys.read} instead of {@code MALFORMED}.
+   */
+  @Test
+  void aPublicKeyWhoseBitStringIsNotWholeBytesIsRefusedAsMalformed() {
+    String pem = "-----BEGIN PUBLIC KEY-----\n"
+        + "MDkwEwYHKoUIzj0CAQYIKoZIzj0DAQcDIgPUBLlv2Zvom6P3RW26glY+HMEbUNk+\n"
+        + "mCWqiY2neJykOXg=\n"
+        + "-----END PUBLIC KEY-----\n";
+    KeyringException e = org.junit.jupiter.api.Assertions.assertThrows(KeyringException.class,
+        () -> PemKeys.read("fuzz", pem));
+    assertEquals(KeyringException.Reason.MALFORMED, e.reason());
+  }
+
   static final Path INPUTS = Path.of("src/test/resources/dev/sessionless/keyring/KeyFilesFuzzTestInputs");
 
   @Test
