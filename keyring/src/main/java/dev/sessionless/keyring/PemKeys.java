@@ -195,7 +195,11 @@ public final class PemKeys {
         byte[] embedded = info.getPublicKeyData() == null ? null : info.getPublicKeyData().getOctets();
         return edPrivate(kid, seed, embedded);
       }
-    } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+    } catch (KeyringException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      // Bouncy Castle reads a member when it is asked for it: a member of the wrong ASN.1 type
+      // surfaces here as a ClassCastException (or the like), not when the PEM is parsed.
       throw malformed("the PEM private key's DER structure is invalid");
     }
     throw unsupported(type);
@@ -244,7 +248,13 @@ public final class PemKeys {
 
   private static TokenKey fromPublic(String kid, SubjectPublicKeyInfo info) {
     ASN1ObjectIdentifier type = info.getAlgorithm().getAlgorithm();
-    byte[] bits = info.getPublicKeyData().getOctets();
+    byte[] bits;
+    try {
+      bits = info.getPublicKeyData().getOctets();
+    } catch (RuntimeException e) {
+      // A BIT STRING whose length is not whole bytes: Bouncy Castle refuses it only here.
+      throw malformed("the PEM public key's DER structure is invalid");
+    }
     if (type.equals(X9ObjectIdentifiers.id_ecPublicKey)) {
       requireP256(info.getAlgorithm().getParameters());
       return ecJwk(kid, decodePoint(bits), null);

@@ -128,7 +128,8 @@ public final class Deflate {
           return inf.needsInput() || inf.needsDictionary() ? -1 : -2;
         }
         int k = inf.inflate(out, n, Math.min(cap, out.length) - n);
-        if (k == 0 && (inf.needsInput() || inf.needsDictionary())) {
+        // zlib may finish in a call that inflates nothing (the stream of an empty input): done, not truncated.
+        if (k == 0 && !inf.finished() && (inf.needsInput() || inf.needsDictionary())) {
           return -1; // truncated stream
         }
         n += k;

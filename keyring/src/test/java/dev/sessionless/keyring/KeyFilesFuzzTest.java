@@ -1,0 +1,260 @@
+package dev.sessionless.keyring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
+import dev.sessionless.keyring.internal.KeyContent;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Coverage-guided fuzzing (Jazzer) of the key-file readers: a JWKS ({@link KeySet#fromJwks},
+ * and {@link KeyContent#parse} as the keyring reads a file), an encrypted JWKS ({@link
+ * EncryptedJwks#decrypt}) and a PEM document ({@link PemKeys#read(String, String)}). Each answers
+ * a key set (key) or its documented exception: {@link IllegalArgumentException} from {@code
+ * KeySet.fromJwks}, {@link KeyringException} from the keyring's own readers. Anything else
+ * escaping is a finding.
+ *
+ * <p>Saved inputs live under {@code
+ * src/test/resources/dev/sessionless/keyring/KeyFilesFuzzTestInputs/<method>/}.
+ */
+@Timeout(120)
+class KeyFilesFuzzTest {
+  /** The key-encryption key the encrypted inputs are sealed with (a fixed test value). */
+  static final byte[] KEK = new byte[32];
+  /** The password tried on password-encrypted inputs. */
+  static final char[] PASSWORD = "correct horse battery".toCharArray();
+  /** The header {@link EncryptedJwks#encrypt(KeySet, byte[])} writes. */
+  static final String KW_HEADER = b64("{\"alg\":\"A256KW\",\"enc\":\"A256GCM\",\"cty\":\"jwk-set+json\"}");
+
+  static {
+    for (int i = 0; i < KEK.length; i++) {
+      KEK[i] = (byte) (i * 7 + 1);
+    }
+  }
+
+  /**
+   * The input as text: a JWKS read by {@code KeySet.fromJwks} (a key set, or {@link
+   * IllegalArgumentException}; a set read back from its own JWKS has the same keys) and by the
+   * keyring's file reader (a key set, or {@link KeyringException}).
+   */
+  @FuzzTest(maxDuration = "5m")
+  void jwksIsReadOrRefusedWithItsDocumentedException(byte[] input) {
+    String text = new String(input, StandardCharsets.UTF_8);
+    try {
+      KeySet keys = KeySet.fromJwks(text);
+      KeySet again = KeySet.fromJwks(keys.toJwksWithSecrets());
+      assertEquals(kids(keys), kids(again), "a key set read back from its own JWKS has other keys");
+    } catch (IllegalArgumentException expected) {
+      // documented: not valid JSON, a key invalid or unsupported, or two keys share a kid
+    }
+    try {
+      KeyContent.parse(text, KeyContent.Unlock.none(), true, "fuzz input");
+    } catch (KeyringException expected) {
+      // documented: MALFORMED, DECRYPTION_FAILED or CONFIGURATION
+    }
+  }
+
+  /**
+   * Byte 0, bit 0 clear: the rest is a compact JWE given to both {@code decrypt}s (the
+   * password's with the least iteration count, so a hostile header cannot buy minutes of
+   * PBKDF2). Set: the rest is sealed as the content of a valid {@code A256KW} file, so the
+   * fuzzer reaches the key-set parsing behind the decryption.
+   */
+  @FuzzTest(maxDuration = "5m")
+  void encryptedJwksIsDecryptedOrRefusedWithKeyringException(byte[] input) {
+    if (input.length == 0) {
+      return;
+    }
+    byte[] rest = Arrays.copyOfRange(input, 1, input.length);
+    if ((input[0] & 1) == 0) {
+      String text = new String(rest, StandardCharsets.UTF_8);
+      try {
+        EncryptedJwks.decrypt(text, KEK);
+      } catch (KeyringException expected) {
+        // documented: MALFORMED, UNSAFE_PARAMETERS, DECRYPTION_FAILED
+      }
+      try {
+        EncryptedJwks.decrypt(text, PASSWORD, EncryptedJwks.MIN_ITERATIONS);
+      } catch (KeyringException expected) {
+        // documented, as above
+      }
+    } else {
+      try {
+        EncryptedJwks.decrypt(sealWithKek(rest), KEK);
+      } catch (KeyringException expected) {
+        // documented: the content is not a valid key set
+      }
+    }
+  }
+
+  /** The input as a PEM document: one ES256 or EdDSA key, or {@link KeyringException}. */
+  @FuzzTest(maxDuration = "5m")
+  void pemIsReadOrRefusedWithKeyringException(byte[] input) {
+    String text = new String(input, StandardCharsets.ISO_8859_1);
+    try {
+      TokenKey key = PemKeys.read("fuzz", text);
+      assertTrue(key.algorithm() == Algorithm.ES256 || key.algorithm() == Algorithm.EDDSA, key.algorithm().name());
+    } catch (KeyringException expected) {
+      // documented: MALFORMED
+    }
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  static List<String> kids(KeySet keys) {
+    return keys.keys().stream().map(TokenKey::kid).sorted().toList();
+  }
+
+  static String b64(String s) {
+    return b64(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static String b64(byte[] b) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  /**
+   * {@code content} as an A256KW + A256GCM compact JWE under {@link #KEK}, built here with the
+   * JDK's ciphers, not by {@link EncryptedJwks}; the content key and IV are derived from the
+   * content, so the same input is the same file.
+   */
+  static String sealWithKek(byte[] content) {
+    try {
+      byte[] cek = new byte[32];
+      byte[] iv = new byte[12];
+      for (int i = 0; i < content.length; i++) {
+        cek[i % 32] ^= content[i];
+        iv[i % 12] += content[i];
+      }
+      Cipher wrap = Cipher.getInstance("AESWrap");
+      wrap.init(Cipher.WRAP_MODE, new SecretKeySpec(KEK, "AES"));
+      byte[] wrapped = wrap.wrap(new SecretKeySpec(cek, "AES"));
+      Cipher gcm = Cipher.getInstance("AES/GCM/NoPadding");
+      gcm.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(cek, "AES"), new GCMParameterSpec(128, iv));
+      gcm.updateAAD(KW_HEADER.getBytes(StandardCharsets.US_ASCII));
+      byte[] sealed = gcm.doFinal(content);
+      int ct = sealed.length - 16;
+      return KW_HEADER + "." + b64(wrapped) + "." + b64(iv) + "." + b64(Arrays.copyOfRange(sealed, 0, ct)) + "."
+          + b64(Arrays.copyOfRange(sealed, ct, sealed.length));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void aContentSealedHereIsReadByEncryptedJwksSoTheFuzzerReachesTheKeySet() {
+    KeySet keys = KeySet.of(TokenKey.generate("h", Algorithm.HS256), TokenKey.generate("e", Algorithm.ES256));
+    KeySet read = EncryptedJwks.decrypt(sealWithKek(keys.toJwksWithSecrets().getBytes(StandardCharsets.UTF_8)), KEK);
+    assertEquals(kids(keys), kids(read));
+  }
+
+  /**
+   * Found by {@link #pemIsReadOrRefusedWithKeyringException} (saved as its {@code crash-82cb324b...}
+   * input): a SEC1 key whose privateKey member is a tagged object, not an OCTET STRING. Bouncy
+   * Castle reads that member lazily, so the ClassCastException came out of {@code PemKeys.read}
+   * instead of {@code MALFORMED}.
+   */
+  @Test
+  void aSec1KeyWhosePrivateKeyIsNotAnOctetStringIsRefusedAsMalformed() {
+    String pem = "-----BEGIN EC PRIVATE KEY-----\n"
+        + "MHcCAQDEIESkZpFrvDyAYbUyoGuS+vya3EnEu2rNLnd+axz67WSsoAoGCCqGSM49\n"
+        + "AwEHoUQDQgQEImlv2Zvom6P3RW26glY+HMEbUNk+mCWqiY2neJykOXgRa+fWeVzn\n"
+        + "yV0A9TAN6PhR6JpF7KjK3QpnFonrliSOiA==\n"
+        + "-----END EC PRIVATE KEY-----\n";
+    KeyringException e = org.junit.jupiter.api.Assertions.assertThrows(KeyringException.class,
+        () -> PemKeys.read("fuzz", pem));
+    assertEquals(KeyringException.Reason.MALFORMED, e.reason());
+  }
+
+  /**
+   * Found by the second campaign of {@link #pemIsReadOrRefusedWithKeyringException} (saved as its
+   * {@code crash-52bd5a60...} input): a public key whose BIT STRING has unused bits. Bouncy
+   * Castle refuses to give its octets only when asked, with an IllegalStateException that came
+   * out of {@code PemKeys.read} instead of {@code MALFORMED}.
+   */
+  @Test
+  void aPublicKeyWhoseBitStringIsNotWholeBytesIsRefusedAsMalformed() {
+    String pem = "-----BEGIN PUBLIC KEY-----\n"
+        + "MDkwEwYHKoUIzj0CAQYIKoZIzj0DAQcDIgPUBLlv2Zvom6P3RW26glY+HMEbUNk+\n"
+        + "mCWqiY2neJykOXg=\n"
+        + "-----END PUBLIC KEY-----\n";
+    KeyringException e = org.junit.jupiter.api.Assertions.assertThrows(KeyringException.class,
+        () -> PemKeys.read("fuzz", pem));
+    assertEquals(KeyringException.Reason.MALFORMED, e.reason());
+  }
+
+  static final Path INPUTS = Path.of("src/test/resources/dev/sessionless/keyring/KeyFilesFuzzTestInputs");
+
+  @Test
+  void theCheckedInSeedsAreThere() throws IOException {
+    for (String m : List.of("jwksIsReadOrRefusedWithItsDocumentedException",
+        "encryptedJwksIsDecryptedOrRefusedWithKeyringException", "pemIsReadOrRefusedWithKeyringException")) {
+      try (var files = Files.list(INPUTS.resolve(m))) {
+        assertTrue(files.count() >= 3, m);
+      }
+    }
+  }
+
+  /**
+   * Rewrites the checked-in seeds: key sets of every algorithm as JWKS (with and without
+   * secrets), encrypted with the KEK and a password, and a few of the PEM test files. Run with
+   * {@code -Dsessionless.fuzz.writeSeeds=true} from the module directory (docs/FUZZING.md).
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "sessionless.fuzz.writeSeeds", matches = "true")
+  void writeSeeds() throws IOException {
+    KeySet all = KeySet.of(TokenKey.generate("hs", Algorithm.HS256), TokenKey.generate("es", Algorithm.ES256),
+        TokenKey.generate("ed", Algorithm.EDDSA), TokenKey.generate("aes", Algorithm.DIR_A256GCM));
+    KeySet one = KeySet.of(TokenKey.generate("k1", Algorithm.HS512));
+    Path jwks = clean(INPUTS.resolve("jwksIsReadOrRefusedWithItsDocumentedException"));
+    Files.writeString(jwks.resolve("seed-00"), all.toJwksWithSecrets());
+    Files.writeString(jwks.resolve("seed-01"), all.toPublicJwks());
+    Files.writeString(jwks.resolve("seed-02"), one.toJwksWithSecrets());
+    Path enc = clean(INPUTS.resolve("encryptedJwksIsDecryptedOrRefusedWithKeyringException"));
+    Files.write(enc.resolve("seed-00"), prefixed(0, EncryptedJwks.encrypt(one, KEK)));
+    Files.write(enc.resolve("seed-01"), prefixed(0, EncryptedJwks.encrypt(one, PASSWORD, EncryptedJwks.MIN_WRITE_ITERATIONS)));
+    Files.write(enc.resolve("seed-02"), prefixed(1, all.toJwksWithSecrets()));
+    Files.write(enc.resolve("seed-03"), prefixed(1, one.toJwksWithSecrets()));
+    Path pem = clean(INPUTS.resolve("pemIsReadOrRefusedWithKeyringException"));
+    List<String> files = List.of("ec-p256-pkcs8.pem", "ec-p256-public.pem", "ec-p256-sec1.pem",
+        "ec-p256-public-compressed.pem", "ed25519-pkcs8.pem", "ed25519-public.pem", "ec-p384-public.pem");
+    for (int i = 0; i < files.size(); i++) {
+      Files.copy(Path.of("src/test/resources/pem", files.get(i)), pem.resolve(String.format("seed-%02d", i)));
+    }
+  }
+
+  static byte[] prefixed(int first, String rest) {
+    byte[] r = rest.getBytes(StandardCharsets.UTF_8);
+    byte[] out = new byte[r.length + 1];
+    out[0] = (byte) first;
+    System.arraycopy(r, 0, out, 1, r.length);
+    return out;
+  }
+
+  static Path clean(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    try (var old = Files.list(dir)) {
+      for (Path p : old.filter(p -> p.getFileName().toString().startsWith("seed-")).toList()) {
+        Files.delete(p);
+      }
+    }
+    return dir;
+  }
+}

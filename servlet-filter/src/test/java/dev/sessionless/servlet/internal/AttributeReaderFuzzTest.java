@@ -1,0 +1,155 @@
+package dev.sessionless.servlet.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sessionless.core.StateMapper;
+import dev.sessionless.core.TokenException;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Coverage-guided fuzzing (Jazzer) of the session attribute reader: {@link
+ * AttributeCodec#read} and its parser-free path ({@link PlainJsonReader}) for lists, maps and
+ * registered records. The parser-free reader never throws and, whatever it takes, the mapper
+ * reads to an equal value of the same classes throughout; {@code AttributeCodec.read} answers a
+ * value or throws the mapper's {@code JacksonException} (or a {@link TokenException}), which
+ * {@link TokenHttpSession} turns into a dropped attribute. Anything else escaping is a finding.
+ *
+ * <p>Byte 0 of the input picks the type (modulo {@link #TYPES}' size); the rest is the JSON.
+ * Saved inputs live under {@code
+ * src/test/resources/dev/sessionless/servlet/internal/AttributeReaderFuzzTestInputs/<method>/}.
+ */
+@Timeout(120)
+class AttributeReaderFuzzTest {
+  /** A registered record of plain components, as applications store. */
+  public record Item(String sku, String name, int quantity, long priceCents) {}
+
+  /** A registered record holding other records and lists. */
+  public record Cart(String locale, List<Item> items, Boolean gift, List<Long> ids) {}
+
+  static final List<Class<?>> TYPES = List.of(List.class, Map.class, Item.class, Cart.class, String.class,
+      Integer.class, Long.class, Boolean.class, Double.class, BigDecimal.class, BigInteger.class, Character.class);
+  static final StateMapper MAPPER = StateMapper.defaults();
+  static final AttributeCodec CODEC = new AttributeCodec(MAPPER, Set.of(Item.class, Cart.class));
+  static final Map<Class<?>, RecordPlan> PLANS = RecordPlan.of(Set.of(Item.class, Cart.class));
+
+  @FuzzTest(maxDuration = "5m")
+  void storedAttributesReadAsTheMapperReadsThemOrFailWithTheMappersException(byte[] input) {
+    if (input.length == 0) {
+      return;
+    }
+    Class<?> type = TYPES.get((input[0] & 0xff) % TYPES.size());
+    byte[] json = Arrays.copyOfRange(input, 1, input.length);
+    Object plain = PlainJsonReader.NOT_PLAIN;
+    if (type == List.class || type == Map.class) {
+      plain = PlainJsonReader.read(json, 0, json.length, type);
+    } else if (PLANS.containsKey(type)) {
+      plain = PlainJsonReader.readRecord(json, 0, json.length, PLANS.get(type));
+    }
+    Object mapped;
+    try {
+      mapped = MAPPER.read(json, 0, json.length, type);
+    } catch (tools.jackson.core.JacksonException | TokenException e) {
+      mapped = e;
+    }
+    if (plain != PlainJsonReader.NOT_PLAIN) {
+      if (mapped instanceof RuntimeException e) {
+        fail("the plain reader took what the mapper refuses (" + e.getClass().getSimpleName() + "): "
+            + new String(json, StandardCharsets.UTF_8));
+      }
+      assertSameShape(mapped, plain, new String(json, StandardCharsets.UTF_8));
+    }
+    try {
+      Object read = CODEC.read(type, json, 0, json.length);
+      if (!(mapped instanceof RuntimeException)) {
+        assertSameShape(mapped, read, "AttributeCodec.read of " + new String(json, StandardCharsets.UTF_8));
+      }
+    } catch (tools.jackson.core.JacksonException | TokenException expected) {
+      // the mapper's refusal: the session drops the attribute
+    }
+  }
+
+  /** Fails unless {@code a} and {@code b} are equal with the same class at every level. */
+  static void assertSameShape(Object a, Object b, String where) {
+    if (a == null || b == null) {
+      assertSame(a, b, where);
+      return;
+    }
+    assertEquals(a.getClass(), b.getClass(), where);
+    if (a instanceof List<?> la) {
+      List<?> lb = (List<?>) b;
+      assertEquals(la.size(), lb.size(), where);
+      for (int k = 0; k < la.size(); k++) {
+        assertSameShape(la.get(k), lb.get(k), where + "[" + k + "]");
+      }
+    } else if (a instanceof Map<?, ?> ma) {
+      Map<?, ?> mb = (Map<?, ?>) b;
+      assertEquals(new ArrayList<>(ma.keySet()), new ArrayList<>(mb.keySet()), where + " (member order)");
+      for (Object k : ma.keySet()) {
+        assertSameShape(ma.get(k), mb.get(k), where + "." + k);
+      }
+    } else {
+      assertEquals(a, b, where);
+    }
+  }
+
+  static final Path INPUTS = Path.of("src/test/resources/dev/sessionless/servlet/internal/AttributeReaderFuzzTestInputs");
+
+  @Test
+  void theCheckedInSeedsAreThere() throws IOException {
+    try (var files = Files.list(INPUTS.resolve("storedAttributesReadAsTheMapperReadsThemOrFailWithTheMappersException"))) {
+      assertTrue(files.count() >= 6);
+    }
+  }
+
+  /**
+   * Rewrites the checked-in seeds (values written by the mapper, as a session stores them): run
+   * with {@code -Dsessionless.fuzz.writeSeeds=true} from the module directory (docs/FUZZING.md).
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "sessionless.fuzz.writeSeeds", matches = "true")
+  void writeSeeds() throws IOException {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("theme", "dark");
+    map.put("n", 3);
+    map.put("on", true);
+    map.put("none", null);
+    map.put("tags", List.of("a", "b"));
+    Item item = new Item("SKU-1", "caf\u00e9 \"mug\"", 2, 1299L);
+    Object[] values = {List.of("x", 1, false), map, item, new Cart("en-GB", List.of(item, item), null, List.of(1L, 2L)),
+        "a \"quoted\" \\ string \u00e9", 42, 9_000_000_000L, true, 2.5e-3, new BigDecimal("12.50"),
+        new BigInteger("123456789012345678901234567890"), 'c'};
+    Path dir = INPUTS.resolve("storedAttributesReadAsTheMapperReadsThemOrFailWithTheMappersException");
+    Files.createDirectories(dir);
+    try (var old = Files.list(dir)) {
+      for (Path p : old.filter(p -> p.getFileName().toString().startsWith("seed-")).toList()) {
+        Files.delete(p);
+      }
+    }
+    for (int i = 0; i < values.length; i++) {
+      int t = TYPES.indexOf(values[i] instanceof List ? List.class : values[i] instanceof Map ? Map.class : values[i].getClass());
+      byte[] json = MAPPER.write(values[i]);
+      byte[] out = new byte[json.length + 1];
+      out[0] = (byte) t;
+      System.arraycopy(json, 0, out, 1, json.length);
+      Files.write(dir.resolve(String.format("seed-%02d", i)), out);
+    }
+  }
+}
