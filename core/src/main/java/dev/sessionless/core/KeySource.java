@@ -27,10 +27,17 @@ public interface KeySource {
    * <p>A live source may use this to fetch keys early (a peer may have published a key this
    * node has not seen yet). The id comes from an unverified token, so it is attacker-controlled:
    * an implementation must return at once, never block or do I/O on the caller's thread, and
-   * rate-limit whatever it does. The token is rejected whatever happens here; the default does
-   * nothing.
+   * rate-limit whatever it does. The token is rejected ({@code UNKNOWN_KEY}) whatever happens
+   * here, with one exception: a source that knows {@code kid} as one of its own keys that it can
+   * no longer vouch for (its origin has been unreachable past a stale bound) may throw a {@link
+   * TokenException} whose reason is no rejection ({@link TokenException.Reason#KEY_SOURCE_UNAVAILABLE});
+   * the decode then fails with that exception, an outage of this side rather than a logout of
+   * the client. Anything else thrown here travels as the cause of the {@code UNKNOWN_KEY}. The
+   * default does nothing.
    *
    * @param kid the key id the token named, as it appeared in the header
+   * @throws TokenException {@code KEY_SOURCE_UNAVAILABLE} (or another reason that is no
+   *     rejection) if the key was dropped because its source cannot vouch for it
    */
   default void unknownKeyId(String kid) {}
 

@@ -81,6 +81,14 @@ public final class TokenException extends RuntimeException {
      */
     REVOCATION_UNAVAILABLE(false),
     /**
+     * The token names a key whose source cannot vouch for it any more (an HTTP JWKS that has
+     * failed for longer than its stale bound): the key is no longer trusted to verify, but the
+     * token is not the client's fault either. An outage of this side, answered as one ({@code
+     * 503} with {@code Retry-After}), never a silent logout; it clears when the source is read
+     * again. Added in a later version, as the note above allows.
+     */
+    KEY_SOURCE_UNAVAILABLE(false),
+    /**
      * Decoding failed on this side, not because of the token: a bug, a key source that threw, a
      * JCA algorithm missing from this JVM, a broken deployment. The cause is attached. Treat it
      * as a server error (log it, alert on it), never as "no session": otherwise a broken deploy
@@ -97,7 +105,7 @@ public final class TokenException extends RuntimeException {
     /**
      * Whether this reason means "the token presented is not acceptable" (treat as no session)
      * rather than a configuration or programming problem on this side ({@link #NO_SIGNING_KEY},
-     * {@link #REVOCATION_UNAVAILABLE},
+     * {@link #REVOCATION_UNAVAILABLE}, {@link #KEY_SOURCE_UNAVAILABLE},
      * {@link #STATE_MAPPING}, {@link #INTERNAL}).
      */
     public boolean isRejection() {

@@ -285,6 +285,11 @@ final class Verifier {
       try {
         keys.unknownKeyId(h.kid);
         unknown = new TokenException(Reason.UNKNOWN_KEY, "the key set holds no key with the token's kid");
+      } catch (TokenException e) {
+        if (!e.reason().isRejection()) {
+          throw e; // the source knows the key but cannot vouch for it now: an outage, not a logout
+        }
+        unknown = new TokenException(Reason.UNKNOWN_KEY, "the key set holds no key with the token's kid", e);
       } catch (RuntimeException e) {
         // The token is rejected whatever the hook does; its failure travels as the cause.
         unknown = new TokenException(Reason.UNKNOWN_KEY, "the key set holds no key with the token's kid", e);

@@ -112,7 +112,7 @@ class InternalFailureTest {
       }
     }
     assertEquals(EnumSet.of(Reason.NO_SIGNING_KEY, Reason.STATE_MAPPING, Reason.REVOCATION_UNAVAILABLE,
-        Reason.INTERNAL), notRejections);
+        Reason.KEY_SOURCE_UNAVAILABLE, Reason.INTERNAL), notRejections);
     assertTrue(Reason.MALFORMED.isRejection());
   }
 }

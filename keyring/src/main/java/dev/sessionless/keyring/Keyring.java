@@ -3,6 +3,7 @@ package dev.sessionless.keyring;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.TokenException;
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
@@ -67,9 +68,12 @@ import java.util.function.Supplier;
  * conditionally before their {@code Cache-Control: max-age} runs out. A source that fails keeps
  * its last good keys — a half-written or deleted file never replaces a good key set — and the
  * failure is logged and counted in {@link #status()}. An HTTP source that has failed for longer
- * than {@link KeyringBuilder#httpMaxStale(Duration)} has its keys <em>dropped</em> (logged as an error),
- * so tokens under them are rejected: keys that cannot be confirmed for that long may have been
- * withdrawn.
+ * than {@link KeyringBuilder#httpMaxStale(Duration)} has its keys taken out of the snapshot (logged
+ * as an error): keys that cannot be confirmed for that long may have been withdrawn, so they no
+ * longer verify. A token under one of them is not the client's fault, though: its decode fails
+ * with {@code TokenException} reason {@code KEY_SOURCE_UNAVAILABLE}, an outage (the servlet
+ * filter and the internal-token filter answer {@code 503} with {@code Retry-After}), never a
+ * silent logout ({@code UNKNOWN_KEY}). The keys verify again after the next good fetch.
  *
  * <p><b>Composition.</b> The snapshot is the union of every source's keys, e.g. local signing
  * keys from a file plus another service's public keys over HTTP. When two sources hold different
@@ -156,14 +160,27 @@ public final class Keyring implements KeySource, AutoCloseable {
 
   /**
    * Checks the HTTP sources early, on the background thread, unless that was asked for less than
-   * the unknown-key refresh interval ago (by this keyring's clock). Returns at once; the token
-   * that named the kid is rejected whatever happens here. Without HTTP sources, does nothing.
+   * the unknown-key refresh interval ago (by this keyring's clock). Returns at once. The token
+   * that named the kid is rejected, unless the kid is one of the keys an HTTP source dropped past
+   * its {@linkplain KeyringBuilder#httpMaxStale(Duration) stale bound}: then this throws, and the
+   * decode fails as an outage rather than a logout. Without HTTP sources, does nothing.
    *
    * @param kid the kid a token named; never logged (it comes from an unverified token)
+   * @throws TokenException {@code KEY_SOURCE_UNAVAILABLE} if a source dropped the key {@code kid}
+   *     past its stale bound and has not been read since
    */
   @Override
   public void unknownKeyId(String kid) {
     refresh.unknownKeyId();
+    for (Source s : sources) {
+      Source.State st = s.state();
+      if (!st.staleKeyIds.isEmpty() && st.staleKeyIds.contains(kid)) {
+        throw new TokenException(TokenException.Reason.KEY_SOURCE_UNAVAILABLE, "the token's key comes from "
+            + s.describe() + ", which has not been read since " + st.lastSuccess + " (past its stale bound, "
+            + "httpMaxStale): the key is not trusted until the source answers again; retry later, and "
+            + "check that the JWKS URL is reachable");
+      }
+    }
   }
 
   /** Counts the verification per kid, for {@link KeyStatus}: a map look-up and a counter, no lock. */

@@ -295,8 +295,11 @@ public final class KeyringBuilder {
 
   /**
    * How long an HTTP source's last good keys are served while it keeps failing; after that
-   * they are dropped (logged as an error) and tokens under them rejected until it answers
-   * again. Default 24 h.
+   * they no longer verify (logged as an error) until it answers again. A token under one of
+   * them is then an outage, not the client's bad token: its decode fails with {@code
+   * TokenException} reason {@code KEY_SOURCE_UNAVAILABLE} (the servlet filter answers {@code 503}
+   * with {@code Retry-After}), never {@code UNKNOWN_KEY}, so an unreachable JWKS never logs
+   * everyone out silently. Default 24 h.
    */
   public KeyringBuilder httpMaxStale(Duration maxStale) {
     once("httpMaxStale");

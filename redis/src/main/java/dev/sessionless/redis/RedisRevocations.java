@@ -39,8 +39,10 @@ import redis.clients.jedis.resps.ScanResult;
  * }</pre>
  *
  * <p><b>When Redis is down</b>, reads keep answering from the local copy (revocations made
- * before the outage still hold), and {@link #revokeSession}/{@link #revokeSubject} throw
- * (Jedis's exception): a logout that cannot be shared is reported, never silently local. The
+ * before the outage still hold), and {@link #revokeSession}/{@link #revokeSubject} apply the
+ * revocation here and then throw {@code TokenException} reason {@code REVOCATION_UNAVAILABLE}
+ * (an outage, with Jedis's exception as its cause; the servlet filter answers it {@code 503}
+ * with {@code Retry-After}): a logout that cannot be shared is reported, never silently local. The
  * copy catches up at the next successful poll. Once no full read has succeeded for longer than
  * the {@linkplain Builder#staleBound stale bound} (5 minutes by default), the copy is
  * <i>stale</i>: with {@link OnStale#FAIL_OPEN} (the default) the node keeps answering from it
@@ -227,23 +229,36 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
    * Revokes the session on every node: written to Redis (kept until {@code until}), applied here
    * at once, published to the others.
    *
-   * @throws RuntimeException Jedis's exception if Redis cannot be reached: the revocation was
-   *     applied on this node only
+   * @throws TokenException {@code REVOCATION_UNAVAILABLE} (an outage, no rejection; Jedis's
+   *     exception as its cause) if Redis cannot be written: the revocation was applied on this
+   *     node only, and the caller should retry it (the servlet filter answers {@code 503} with
+   *     {@code Retry-After})
    */
   @Override
   public void revokeSession(String sessionId, Instant until) {
     local.revokeSession(sessionId, until); // checks the arguments too
     long u = until.getEpochSecond();
-    client.eval(SESSION_SCRIPT, List.of(sessionPrefix + sessionId, channel),
-        List.of(Long.toString(u), Entries.sessionMessage(sessionId, u)));
+    try {
+      client.eval(SESSION_SCRIPT, List.of(sessionPrefix + sessionId, channel),
+          List.of(Long.toString(u), Entries.sessionMessage(sessionId, u)));
+    } catch (RuntimeException e) {
+      throw notWritten("the session's revocation", e);
+    }
+  }
+
+  private static TokenException notWritten(String what, RuntimeException cause) {
+    return new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, what + " was applied on this node but "
+        + "could not be written to Redis (" + cause.getClass().getSimpleName() + "), so other nodes do not know it "
+        + "yet: retry it once Redis answers", cause);
   }
 
   /**
    * Logs the subject out everywhere: written to Redis (kept until {@code until}), applied here at
    * once, published to the others.
    *
-   * @throws RuntimeException Jedis's exception if Redis cannot be reached: the revocation was
-   *     applied on this node only
+   * @throws TokenException {@code REVOCATION_UNAVAILABLE} (an outage, no rejection; Jedis's
+   *     exception as its cause) if Redis cannot be written: the revocation was applied on this
+   *     node only, and the caller should retry it
    */
   @Override
   public void revokeSubject(String subject, Instant notBefore, Instant until) {
@@ -253,8 +268,12 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     local.revokeSubject(subject, notBefore, until);
     long nb = notBefore.getEpochSecond();
     long u = until.getEpochSecond();
-    client.eval(SUBJECT_SCRIPT, List.of(subjectPrefix + subject, channel),
-        List.of(Long.toString(nb), Long.toString(u), Entries.subjectMessage(subject, nb, u)));
+    try {
+      client.eval(SUBJECT_SCRIPT, List.of(subjectPrefix + subject, channel),
+          List.of(Long.toString(nb), Long.toString(u), Entries.subjectMessage(subject, nb, u)));
+    } catch (RuntimeException e) {
+      throw notWritten("the subject's logout", e);
+    }
   }
 
   /** How many full reads of the list from Redis this node has made (at start, by polling, on subscribe). */

@@ -248,6 +248,25 @@ class RedisRevocationsTest {
   }
 
   @Test
+  void logoutWhileRedisIsDownIsAppliedHereAndFailsAsAnOutageNotAServerError() throws Exception {
+    RedisServer own = RedisServer.start();
+    RedisRevocations node = RedisRevocations.builder().uri(own.uri()).clock(clock)
+        .pollInterval(Duration.ofMillis(100)).subscribe(false).build();
+    nodes.add(node);
+    own.close(); // Redis goes away for real
+    Instant until = clock.instant().plusSeconds(600);
+    TokenException session = assertThrows(TokenException.class, () -> node.revokeSession("s-down", until));
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE, session.reason());
+    assertFalse(session.reason().isRejection());
+    assertTrue(session.getMessage().contains("retry"), session.getMessage());
+    assertTrue(node.isRevoked("s-down"), "applied on this node before the write failed");
+    TokenException subject = assertThrows(TokenException.class,
+        () -> node.revokeSubject("mallory", clock.instant(), until));
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE, subject.reason());
+    assertTrue(node.notBefore("mallory").isPresent(), "applied on this node before the write failed");
+  }
+
+  @Test
   void aNodeCutOffFromRedisBeyondTheStaleBoundKeepsServingItsCopyByDefault() throws Exception {
     RedisRevocations node = cutOff(RedisServer.start(), null);
     assertTrue(node.isRevoked("s-before"), "revocations made before the outage still hold");

@@ -35,8 +35,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * A JWKS fetched over HTTP(S): conditional requests with the last {@code ETag}, freshness from
  * {@code Cache-Control: max-age} minus {@code Age} (checked again at a random 75–90 % of it,
  * within the configured bounds), exponential back-off with jitter on failure, a stale bound
- * after which the keys are dropped, a cap on the response size, and one deadline for the whole
- * exchange.
+ * after which the keys no longer verify (tokens under them fail as an outage, {@code
+ * KEY_SOURCE_UNAVAILABLE}, not as the client's bad token; see {@link Source#state()}), a cap on
+ * the response size, and one deadline for the whole exchange.
  *
  * <p>The JDK client's own request timeout stops at the response headers (JDK-8208693, changed
  * only in JDK 26), so a server that sends headers and then stalls would hold the keyring's one

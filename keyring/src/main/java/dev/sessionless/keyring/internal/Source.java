@@ -5,7 +5,10 @@ import dev.sessionless.keyring.KeyringException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import dev.sessionless.core.TokenKey;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Objects;
 
 /**
@@ -105,7 +108,7 @@ public abstract class Source {
       return failed(s, now, KeyringException.Reason.INTERNAL, "INTERNAL: unexpected " + e.getClass().getName(), log);
     }
     state = new State(keys, now, s.lastFailure, s.lastFailureReason, s.lastFailureTime,
-        s.checks + 1, s.failures, 0, next, refused);
+        s.checks + 1, s.failures, 0, next, refused, Set.of());
     if (note != null && !note.equals(lastDropNote)) {
       lastDropNote = note;
       if (!note.isEmpty()) {
@@ -123,15 +126,24 @@ public abstract class Source {
     int inARow = s.failuresInARow + 1;
     Duration next = nextCheckAfterFailure(inARow);
     KeySet keys = s.keys;
+    Set<String> staleKids = s.staleKeyIds;
     boolean drop = s.lastSuccess != null && !keys.keys().isEmpty() && tooStale(s.lastSuccess, now);
     if (drop) {
+      // Keys that cannot be confirmed for that long no longer verify, but their kids are kept:
+      // a token under one is an outage of this side (KEY_SOURCE_UNAVAILABLE), not a logout.
+      Set<String> kids = new HashSet<>();
+      for (TokenKey k : keys.keys()) {
+        kids.add(k.kid());
+      }
+      staleKids = Set.copyOf(kids);
       keys = KeySet.empty();
     }
     state = new State(keys, s.lastSuccess, message, reason, now, s.checks + 1, s.failures + 1, inARow, next,
-        s.refusedKeyIds);
+        s.refusedKeyIds, staleKids);
     if (drop) {
-      log.log(Level.ERROR, "{0}: no good keys since {1}, past the stale bound; its keys are DROPPED and "
-          + "tokens under them are now rejected ({2})", describe(), s.lastSuccess, message);
+      log.log(Level.ERROR, "{0}: no good keys since {1}, past the stale bound; its keys no longer verify, and "
+          + "tokens under them fail as KEY_SOURCE_UNAVAILABLE (an outage, 503) until it is read again ({2})",
+          describe(), s.lastSuccess, message);
     } else if (reason == KeyringException.Reason.INTERNAL && (inARow == 1 || !message.equals(s.lastFailure))) {
       // Not the content's fault: an error, once per run like the warnings below.
       log.log(Level.ERROR, "{0}: check failed inside the keyring ({1}), {2}{3}", describe(), message,
@@ -148,7 +160,10 @@ public abstract class Source {
     return next;
   }
 
-  /** The last good keys (empty before the first success or after being dropped as stale). */
+  /**
+   * The last good keys (empty before the first success or after being dropped as stale; see
+   * {@link State#staleKeyIds} for those).
+   */
   public final KeySet keys() {
     return state.keys;
   }
@@ -160,7 +175,8 @@ public abstract class Source {
 
   /** What a source knows after its last check. Immutable. */
   public static final class State {
-    static final State INITIAL = new State(KeySet.empty(), null, null, null, null, 0, 0, 0, null, List.of());
+    static final State INITIAL = new State(KeySet.empty(), null, null, null, null, 0, 0, 0, null, List.of(),
+        Set.of());
 
     /** The last good keys. */
     public final KeySet keys;
@@ -182,10 +198,15 @@ public abstract class Source {
     public final Duration nextCheckDelay;
     /** Kids of secret keys a verify-only source offered at its last good load and did not take. */
     public final List<String> refusedKeyIds;
+    /**
+     * Kids of the keys dropped past the stale bound, until the next good load: tokens under them
+     * are an outage ({@code KEY_SOURCE_UNAVAILABLE}), not a rejection.
+     */
+    public final Set<String> staleKeyIds;
 
     State(KeySet keys, Instant lastSuccess, String lastFailure, KeyringException.Reason lastFailureReason,
         Instant lastFailureTime, long checks, long failures, int failuresInARow, Duration nextCheckDelay,
-        List<String> refusedKeyIds) {
+        List<String> refusedKeyIds, Set<String> staleKeyIds) {
       this.keys = Objects.requireNonNull(keys);
       this.lastSuccess = lastSuccess;
       this.lastFailure = lastFailure;
@@ -196,6 +217,7 @@ public abstract class Source {
       this.failuresInARow = failuresInARow;
       this.nextCheckDelay = nextCheckDelay;
       this.refusedKeyIds = List.copyOf(refusedKeyIds);
+      this.staleKeyIds = Set.copyOf(staleKeyIds);
     }
   }
 }

@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.Claims;
+import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenException;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
@@ -79,6 +82,37 @@ class KeyringHttpFailureTest {
     e.status = 200;
     Await.until(() -> kids(keyring).contains("k1"), () -> "recovered: " + keyring.status());
     assertEquals(0, http(keyring).consecutiveFailures());
+  }
+
+  @Test
+  void tokensUnderKeysPastTheStaleBoundFailAsAnOutageNotAsRejections() throws IOException {
+    FakeClock clock = new FakeClock(Instant.parse("2026-11-23T10:00:00Z"));
+    KeySet remote = es256("k1");
+    JwksEndpoint e = endpoint(remote);
+    e.cacheControl = "no-cache";
+    Keyring keyring = keep(Keyring.builder().keys(KeySet.of(TokenKey.generate("local", Algorithm.HS256)))
+        .jwksUrl(e.uri()).httpAllowInsecurePlainHttp(true).clock(clock)
+        .httpRefreshBounds(Duration.ofMillis(10), Duration.ofMillis(50))
+        .httpBackoff(Duration.ofMillis(10)).httpMaxStale(Duration.ofHours(1)).build());
+    TokenCodec codec = KeyringHttpTest.es256Codec(keyring);
+    String token = KeyringHttpTest.es256Codec(remote).encode(Claims.builder().build());
+    assertEquals("k1", codec.decode(token).keyId());
+
+    e.status = 500;
+    clock.advance(Duration.ofMinutes(61));
+    Await.until(() -> !kids(keyring).contains("k1"), () -> "keys taken out past the stale bound");
+    TokenException outage = assertThrows(TokenException.class, () -> codec.decode(token));
+    assertEquals(TokenException.Reason.KEY_SOURCE_UNAVAILABLE, outage.reason(), "an outage, not a logout");
+    assertFalse(outage.reason().isRejection());
+    assertTrue(outage.getMessage().contains("httpMaxStale"), outage.getMessage());
+    // A kid the source never had is still the client's bad token.
+    String stranger = KeyringHttpTest.es256Codec(es256("never-published")).encode(Claims.builder().build());
+    assertEquals(TokenException.Reason.UNKNOWN_KEY,
+        assertThrows(TokenException.class, () -> codec.decode(stranger)).reason());
+
+    e.status = 200;
+    Await.until(() -> kids(keyring).contains("k1"), () -> "recovered: " + keyring.status());
+    assertEquals("k1", codec.decode(token).keyId(), "the keys verify again after a good fetch");
   }
 
   @Test

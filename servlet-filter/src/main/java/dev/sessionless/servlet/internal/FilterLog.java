@@ -82,7 +82,9 @@ public final class FilterLog {
         + (failure instanceof TokenException ? "/" + ((TokenException) failure).reason() : "")
         + "@" + origin(failure);
     if (RevocationOutage.isOutage(failure)) {
-      occurred(Level.ERROR, key, "the revocation source cannot answer (a store down past its stale bound):"
+      occurred(Level.ERROR, key, (key.contains("/KEY_SOURCE_UNAVAILABLE@")
+          ? "the key source cannot vouch for the token's key (a JWKS URL down past its stale bound):"
+          : "the revocation source cannot answer (a store down past its stale bound):")
           + " requests that need the session answer 503 until it recovers", failure);
       return;
     }

@@ -333,16 +333,27 @@ public final class RequestSession {
         long lastExp = s.maxInactive > 0 ? Math.min(absoluteEnd, now + s.maxInactive * 1000L) : absoluteEnd;
         Instant until = Instant.ofEpochMilli(Math.max(lastExp, token.expiresAt().toEpochMilli()))
             .plusSeconds(REVOCATION_MARGIN_SECONDS);
-        settings.revocations.revokeSession(token.id(), until);
-        if (!s.id.equals(token.id()) && !written.isEmpty()) {
-          settings.revocations.revokeSession(s.id, until);
+        try {
+          settings.revocations.revokeSession(token.id(), until);
+          if (!s.id.equals(token.id()) && !written.isEmpty()) {
+            settings.revocations.revokeSession(s.id, until);
+          }
+        } finally {
+          // A store that cannot record the logout (an outage: REVOCATION_UNAVAILABLE, answered
+          // 503 so the client can retry) still ends the session here, and its cookie is cleared.
+          ended();
         }
+        return;
       }
-      tokenEnded = true;
-      loginSubject = null;
-      authTimeMillis = -1;
-      publishAuthTime();
+      ended();
     }
+  }
+
+  private void ended() {
+    tokenEnded = true;
+    loginSubject = null;
+    authTimeMillis = -1;
+    publishAuthTime();
   }
 
   synchronized String requestedId() {
