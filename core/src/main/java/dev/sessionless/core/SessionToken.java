@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: a public type whose every accessor carries its Javadoc (about 100
+// lines); the state machinery is already apart (internal StateIndex, StateReaders, StateValues).
 package dev.sessionless.core;
 
 import dev.sessionless.core.internal.RawJson;

@@ -1,9 +1,9 @@
+// Over 400 lines on purpose: this is the public face of the codec, and 184 of its lines are the
+// Javadoc of its methods and of the Builder's options (TokenCodec.Builder is public API). The
+// write path is TokenEncoder, the read path TokenDecoder; what is left is the configuration.
 package dev.sessionless.core;
 
-import dev.sessionless.core.TokenException.Reason;
 import dev.sessionless.core.internal.Ascii;
-import dev.sessionless.core.internal.Json;
-import dev.sessionless.core.internal.RejectionBursts;
 import dev.sessionless.core.internal.SafeListener;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,32 +54,21 @@ public final class TokenCodec {
    */
   public static final Duration MAX_TIME_TO_LIVE = Duration.ofDays(400);
 
-  private final KeySource keys;
   private final Algorithm algorithm;
-  private final long ttlSeconds;
-  private final Clock clock;
-  private final int maxTokenLength;
-  private final CompactWriter writer;
-  private final Verifier verifier;
-  private final VerificationCache cache;
   private final String tokenType;
-  private final RevocationSource revocation;
-  private final SessionlessListener listener;
-  private final RejectionBursts bursts = new RejectionBursts();
+  private final TokenEncoder encoder;
+  private final TokenDecoder decoder;
 
   private TokenCodec(Builder b) {
-    this.keys = b.keys;
     this.algorithm = b.algorithm;
-    this.ttlSeconds = b.timeToLive.getSeconds();
-    this.clock = b.clock;
-    this.maxTokenLength = b.maxTokenLength;
     this.tokenType = b.tokenType;
-    this.writer = new CompactWriter(b.issuer, b.audience, b.tokenType, b.maxTokenLength, b.compress, b.mapper);
-    this.verifier = new Verifier(b.keys, b.accepted, b.issuer, b.audience, b.tokenType,
+    SessionlessListener listener = SafeListener.wrap(b.listener);
+    CompactWriter writer = new CompactWriter(b.issuer, b.audience, b.tokenType, b.maxTokenLength, b.compress, b.mapper);
+    this.encoder = new TokenEncoder(b.keys, b.algorithm, b.timeToLive.getSeconds(), b.clock, writer, listener);
+    Verifier verifier = new Verifier(b.keys, b.accepted, b.issuer, b.audience, b.tokenType,
         b.clockSkew.getSeconds(), b.clock, b.maxTokenLength, b.mapper, b.signedZip);
-    this.cache = b.cacheSize == 0 ? null : new VerificationCache(b.cacheSize, verifier, b.clock);
-    this.revocation = b.revocation;
-    this.listener = SafeListener.wrap(b.listener);
+    VerificationCache cache = b.cacheSize == 0 ? null : new VerificationCache(b.cacheSize, verifier, b.clock);
+    this.decoder = new TokenDecoder(b.keys, b.clock, b.maxTokenLength, verifier, cache, b.revocation, listener);
   }
 
   /** A builder; {@code keys}, {@code issuer}, {@code audience} and {@code timeToLive} are required. */
@@ -126,34 +115,7 @@ public final class TokenCodec {
    * @throws IllegalArgumentException as {@link #encode(Claims)}
    */
   public String encode(Claims claims, String prefix, String suffix) {
-    Objects.requireNonNull(claims, "claims");
-    Objects.requireNonNull(prefix, "prefix");
-    Objects.requireNonNull(suffix, "suffix");
-    KeySet set = keys.current();
-    long now = Math.floorDiv(clock.millis(), 1000);
-    TokenKey key = set.signingKeyOrNull(algorithm, now);
-    if (key == null) {
-      throw new TokenException(Reason.NO_SIGNING_KEY,
-          "no key in the key set can sign with " + algorithm.joseName() + " now: add an active "
-              + algorithm.joseName() + " key with its private part, or check the lifecycle instants");
-    }
-    Duration own = claims.timeToLiveOrNull();
-    long ttl = own != null ? own.getSeconds() : ttlSeconds;
-    long exp = now + ttl;
-    if (now < 0 || exp > Claims.MAX_EPOCH_SECOND) {
-      throw new TokenException(Reason.INTERNAL, "the clock reads " + java.time.Instant.ofEpochSecond(now)
-          + ", where no token this codec could read can be made: check the clock");
-    }
-    java.time.Instant nbf = claims.notBeforeOrNull();
-    if (nbf != null && nbf.getEpochSecond() >= exp) {
-      throw new IllegalArgumentException("the claims' notBefore " + nbf
-          + " is not before the token's expiry " + java.time.Instant.ofEpochSecond(exp)
-          + ": such a token would never be valid; move notBefore earlier or the time-to-live later");
-    }
-    String text = writer.write(key, claims, now, exp, prefix, suffix);
-    keys.signedWith(key);
-    listener.tokenEncoded(key.kid(), algorithm, text.length() - prefix.length() - suffix.length());
-    return text;
+    return encoder.encode(claims, prefix, suffix);
   }
 
   // ---------------------------------------------------------------------------------- decode
@@ -183,61 +145,7 @@ public final class TokenCodec {
    *     {@code text} (the caller's bug, not the token's)
    */
   public SessionToken decode(String text, int start, int end) {
-    if (text == null) {
-      rejected(Reason.MALFORMED);
-      throw new TokenException(Reason.MALFORMED, "no token was given");
-    }
-    java.util.Objects.checkFromToIndex(start, end, text.length());
-    int n = end - start;
-    if (n > maxTokenLength) {
-      rejected(Reason.TOO_LARGE);
-      throw new TokenException(Reason.TOO_LARGE,
-          "the token is " + n + " characters, over the limit of " + maxTokenLength);
-    }
-    SessionToken result;
-    boolean cacheHit = false;
-    try {
-      KeySet set = keys.current();
-      VerificationCache.CacheKey cacheKey = cache == null ? null : cache.key(text, start, end);
-      result = cacheKey == null ? null : cache.getOrNull(cacheKey, set);
-      if (result != null) {
-        cacheHit = true;
-      } else {
-        String token = start == 0 && end == text.length() ? text : text.substring(start, end);
-        result = verifier.verify(token, n, set);
-        if (cache != null) {
-          cache.put(cacheKey.of(token), result);
-        }
-      }
-      if (revocation != null) {
-        RevocationCheck.check(revocation, result);
-      }
-      keys.verifiedWith(result.key);
-    } catch (TokenException e) {
-      rejected(e.reason());
-      throw e;
-    } catch (RuntimeException e) {
-      // Not the token's fault: a bug, a broken key source or a missing JCA algorithm. Saying
-      // MALFORMED here would log every user out without anyone noticing.
-      rejected(Reason.INTERNAL);
-      throw new TokenException(Reason.INTERNAL,
-          "decoding failed on this side, not because of the token (" + e.getClass().getName()
-              + "): see the cause; this is a bug or a broken deployment", e);
-    }
-    listener.tokenVerified(result.key.kid(), result.key.algorithm(), cacheHit);
-    return result;
-  }
-
-  /** The rejection path's bookkeeping: the listener, and JFR's burst count (never on an accepted token). */
-  private void rejected(Reason reason) {
-    listener.tokenRejected(reason);
-    long now;
-    try {
-      now = clock.millis();
-    } catch (RuntimeException e) {
-      return; // a broken clock is reported by the failure itself (INTERNAL); never replace it here
-    }
-    bursts.rejected(Math.floorDiv(now, 1000));
+    return decoder.decode(text, start, end);
   }
 
   // --------------------------------------------------------------------------------- builder

@@ -1,20 +1,15 @@
 package dev.sessionless.core;
 
-import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import dev.sessionless.core.internal.AesGcmEngine;
-import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.BouncyCastleCheck;
 import dev.sessionless.core.internal.ConstantTime;
 import dev.sessionless.core.internal.EcP256Engine;
 import dev.sessionless.core.internal.Ed25519Engine;
 import dev.sessionless.core.internal.HmacEngine;
-import dev.sessionless.core.internal.Json;
 import dev.sessionless.core.internal.JwkJson;
 import dev.sessionless.core.internal.KeyEngine;
 import dev.sessionless.core.internal.KeyIds;
-import java.io.ByteArrayOutputStream;
-import tools.jackson.core.JacksonException;
 import java.nio.charset.StandardCharsets;
 import dev.sessionless.core.internal.Sha256;
 import java.security.MessageDigest;
@@ -79,9 +74,9 @@ public final class TokenKey {
     this.activates = activates;
     this.retires = retires;
     this.expires = expires;
-    this.header = encodedHeader(Compression.NONE, null);
+    this.header = encodeHeader(Compression.NONE, null);
     this.zipHeaders = new byte[][] {header,
-        encodedHeader(Compression.DEFLATE, null), encodedHeader(Compression.DEFLATE_WITH_DICTIONARY, null)};
+        encodeHeader(Compression.DEFLATE, null), encodeHeader(Compression.DEFLATE_WITH_DICTIONARY, null)};
   }
 
   /**
@@ -288,7 +283,7 @@ public final class TokenKey {
    * call, so callers keep it (see {@link CompactWriter}).
    */
   byte[] header(Compression zip, String typ) {
-    return typ == null ? header(zip) : encodedHeader(zip, typ);
+    return typ == null ? header(zip) : encodeHeader(zip, typ);
   }
 
   // ---- JWK --------------------------------------------------------------------------------
@@ -384,27 +379,8 @@ public final class TokenKey {
 
   // ---- helpers ------------------------------------------------------------------------------
 
-  private byte[] encodedHeader(Compression zip, String typ) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-    try (JsonGenerator g = Json.STRICT.createGenerator(out)) {
-      g.writeStartObject();
-      g.writeStringProperty("alg", algorithm.joseName());
-      if (algorithm.isEncrypting()) {
-        g.writeStringProperty("enc", algorithm.encryption().orElseThrow());
-      }
-      if (zip != Compression.NONE) {
-        g.writeStringProperty("zip", zip.zipValue());
-      }
-      g.writeStringProperty("kid", kid);
-      if (typ != null) {
-        g.writeStringProperty("typ", typ);
-      }
-      g.writeEndObject();
-    } catch (JacksonException e) {
-      throw new IllegalStateException("writing a header to memory failed", e);
-    }
-    byte[] json = out.toByteArray();
-    return Base64Url.encode(json).getBytes(StandardCharsets.US_ASCII);
+  private byte[] encodeHeader(Compression zip, String typ) {
+    return JoseHeader.encode(algorithm, kid, zip, typ);
   }
 
   /** The kid rule, in one place for the whole library ({@link KeyIds}). */
@@ -415,6 +391,4 @@ public final class TokenKey {
   private static Optional<Instant> instant(long s) {
     return s == NONE_BEFORE || s == NONE_AFTER ? Optional.empty() : Optional.of(Instant.ofEpochSecond(s));
   }
-
-
 }

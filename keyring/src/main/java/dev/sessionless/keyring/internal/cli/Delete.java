@@ -24,7 +24,7 @@ import java.util.Optional;
 final class Delete {
   private Delete() {}
 
-  static int run(KeyringCli.Options o, PrintStream out, PrintStream err, Map<String, String> env, Instant now) {
+  static int run(Options o, PrintStream out, PrintStream err, Map<String, String> env, Instant now) {
     Path in = o.requirePath("--in");
     Path target = o.path("--out").orElse(in);
     String kid = o.kid().orElseThrow(() -> new UsageException("delete needs --kid KID: the key to remove"));

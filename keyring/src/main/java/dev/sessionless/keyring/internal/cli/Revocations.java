@@ -45,7 +45,7 @@ final class Revocations {
 
   private Revocations() {}
 
-  static int run(KeyringCli.Options o, PrintStream out, PrintStream err, Map<String, String> env, Clock clock,
+  static int run(Options o, PrintStream out, PrintStream err, Map<String, String> env, Clock clock,
       Instant now) {
     Path in = o.requirePath("--in");
     Path listFile = o.requirePath("--list");
@@ -84,7 +84,7 @@ final class Revocations {
   }
 
   /** The key named by --kid, else the one signing now for --alg, else the only algorithm signing now. */
-  private static TokenKey signer(KeyringCli.Options o, KeySet keys, Path in, Instant now) {
+  private static TokenKey signer(Options o, KeySet keys, Path in, Instant now) {
     if (o.kid().isPresent()) {
       String kid = o.kid().get();
       TokenKey k = keys.key(kid).orElseThrow(() -> new KeyringException(Reason.CONFIGURATION,

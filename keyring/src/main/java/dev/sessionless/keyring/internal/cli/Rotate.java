@@ -54,7 +54,7 @@ final class Rotate {
     return refresh.multipliedBy(2).plus(MARGIN);
   }
 
-  static int run(KeyringCli.Options o, PrintStream out, PrintStream err, Map<String, String> env, Clock clock,
+  static int run(Options o, PrintStream out, PrintStream err, Map<String, String> env, Clock clock,
       Instant now) {
     Instant started = clock.instant();
     Path in = o.requirePath("--in");
@@ -86,8 +86,8 @@ final class Rotate {
       }
       KeyringCli.warnIfExposed(in, loaded, err);
       KeySet keys = loaded.keys;
-      Algorithm alg = o.algorithm().orElseGet(() -> KeyringCli.currentAlgorithm(keys, now));
-      String kid = o.kid().orElseGet(() -> KeyringCli.newKid(alg, now, keys));
+      Algorithm alg = o.algorithm().orElseGet(() -> currentAlgorithm(keys, now));
+      String kid = o.kid().orElseGet(() -> Init.newKid(alg, now, keys));
       if (keys.key(kid).isPresent()) {
         throw new KeyringException(Reason.CONFIGURATION, "the kid " + kid + " is already in " + in);
       }
@@ -182,5 +182,22 @@ final class Rotate {
       sb.append('s');
     }
     return sb.toString();
+  }
+
+  /** The algorithm of the key signing now (the latest activated, if several), else HS256. */
+  static Algorithm currentAlgorithm(KeySet keys, Instant now) {
+    TokenKey best = null;
+    for (Algorithm a : Algorithm.values()) {
+      TokenKey k = keys.signingKey(a, now).orElse(null);
+      if (k != null && (best == null
+          || k.activates().orElse(Instant.MIN).isAfter(best.activates().orElse(Instant.MIN)))) {
+        best = k;
+      }
+    }
+    if (best != null) {
+      return best.algorithm();
+    }
+    return keys.keys().stream().filter(TokenKey::canSign).reduce((a, b) -> b)
+        .map(TokenKey::algorithm).orElse(Algorithm.HS256);
   }
 }
