@@ -24,11 +24,6 @@ public final class VerifyOnly {
     this.acceptSecretKeys = acceptSecretKeys;
   }
 
-  /** Whether secret keys are kept (retired from the start) rather than dropped. */
-  public boolean acceptsSecretKeys() {
-    return acceptSecretKeys;
-  }
-
   /** The outcome of {@link #apply}: the keys kept, and the kids of what was dropped or stripped. */
   public static final class Result {
     /** The keys this source may contribute. */

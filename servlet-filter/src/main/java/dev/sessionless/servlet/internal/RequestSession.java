@@ -54,7 +54,6 @@ public final class RequestSession {
   /** The requested session was invalidated (or rejected) and no new one replaced it yet. */
   private boolean clearPending;
   private boolean renewalPending;
-  private boolean idChanged;
   private boolean checkedInPlace;
   private List<String> written = List.of();
   /** A change made after the response committed was reported for this request (once). */
@@ -103,7 +102,7 @@ public final class RequestSession {
 
   private void loadOnce() {
     Carrier carrier = settings.carrier;
-    incoming = carrier.read(request, settings.codec == null ? 8192 : carrier.maxTokenLength());
+    incoming = carrier.read(request, carrier.maxTokenLength());
     if (!incoming.present()) {
       return;
     }
@@ -279,7 +278,6 @@ public final class RequestSession {
     }
     session.id = newId();
     session.dirty = true;
-    idChanged = true;
     // Changing the id is how servlet code marks a login: the session is authenticated now.
     authTimeMillis = settings.clock.millis();
     publishAuthTime();
@@ -509,7 +507,6 @@ public final class RequestSession {
     s.written();
     renewalPending = false;
     clearPending = false;
-    idChanged = false;
   }
 
   /**
@@ -526,11 +523,6 @@ public final class RequestSession {
       settings.cookiesWritten(now);
     }
     return true;
-  }
-
-  /** For tests and diagnostics: whether the id was changed and not yet written. */
-  boolean idChangePending() {
-    return idChanged;
   }
 
   /** The reason the incoming token was rejected, if it was (and it was looked at). */
