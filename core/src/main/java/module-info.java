@@ -5,8 +5,8 @@
  * <p>Exports the API, {@code dev.sessionless.core}, and the two state-mapper adapters, {@code
  * dev.sessionless.core.jackson} (Jackson 3) and {@code dev.sessionless.core.jackson2}; everything
  * under {@code dev.sessionless.core.internal} is implementation detail, exported only to the sibling
- * modules {@code dev.sessionless.keyring} and {@code dev.sessionless.servlet} (one base64url
- * codec, one kid rule).
+ * modules {@code dev.sessionless.keyring}, {@code dev.sessionless.servlet} and {@code
+ * dev.sessionless.redis} (one base64url codec, one kid rule, one set of builder checks).
  */
 module dev.sessionless.core {
   // Jackson 3: the default StateMapper, and core's own streaming JSON. Transitive because
@@ -24,6 +24,7 @@ module dev.sessionless.core {
   exports dev.sessionless.core;
   exports dev.sessionless.core.jackson;
   exports dev.sessionless.core.jackson2;
-  // The sibling modules share the strict base64url codec and the kid rule instead of copying them.
-  exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.servlet;
+  // The sibling modules share the strict base64url codec, the kid rule and the builders' option
+  // checks instead of copying them.
+  exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.servlet, dev.sessionless.redis;
 }

@@ -3,6 +3,7 @@
 // write path is TokenEncoder, the read path TokenDecoder; what is left is the configuration.
 package dev.sessionless.core;
 
+import dev.sessionless.core.internal.BuilderChecks;
 import dev.sessionless.core.internal.Ascii;
 import dev.sessionless.core.internal.SafeListener;
 import java.time.Clock;
@@ -180,9 +181,7 @@ public final class TokenCodec {
     private Builder() {}
 
     private static void once(Object current, String option) {
-      if (current != null) {
-        throw new IllegalStateException(option + " was already set");
-      }
+      BuilderChecks.once(current, option);
     }
 
     /** Where the keys come from: a fixed {@link KeySet} or a live source. Required. */

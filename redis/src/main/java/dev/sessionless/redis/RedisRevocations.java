@@ -1,5 +1,6 @@
 package dev.sessionless.redis;
 
+import dev.sessionless.core.internal.BuilderChecks;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.redis.internal.Entries;
@@ -385,9 +386,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     private Builder() {}
 
     private static void once(Object current, String option) {
-      if (current != null) {
-        throw new IllegalStateException(option + " was already set");
-      }
+      BuilderChecks.once(current, option);
     }
 
     /** The Redis server, e.g. {@code redis://host:6379} or {@code rediss://user:pass@host:6380/0}. Required. */

@@ -1,5 +1,6 @@
 package dev.sessionless.servlet;
 
+import dev.sessionless.core.internal.BuilderChecks;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
@@ -320,9 +321,7 @@ public final class SessionlessFilter implements Filter {
     private Builder() {}
 
     private static void once(Object current, String option) {
-      if (current != null) {
-        throw new IllegalStateException(option + " was already set");
-      }
+      BuilderChecks.once(current, option);
     }
 
     /** Where the keys come from: a fixed {@code KeySet} or a live source. Required. */
