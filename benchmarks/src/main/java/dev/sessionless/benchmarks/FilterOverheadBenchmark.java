@@ -84,11 +84,30 @@ public class FilterOverheadBenchmark {
   @Param({"1024"})
   int headerCache;
 
+  /**
+   * How many different sessions the reads and writes cycle through: 1 (every request after the
+   * first is a verification-cache hit) or more than the cache holds (10,000 by default, so every
+   * request decodes its token in full, as a server with many users sees on a miss).
+   */
+  @Param({"1"})
+  int users;
+
+  /**
+   * Which hand-written fast paths run: {@code on} (all, the default), {@code off} (none: {@code
+   * dev.sessionless.fastpaths=off}) or the name of the one path turned off ({@code hmac},
+   * {@code claims}, {@code state}, {@code deflate}, {@code records}: {@code
+   * dev.sessionless.fastpath.<name>=off}). The switch is read once per JVM, and JMH runs every
+   * parameter combination in a fresh fork, so it is set before the filter's classes load.
+   */
+  @Param({"on"})
+  String fastPaths;
+
   Server server;
   LocalConnector local;
   LocalConnector.LocalEndPoint endpoint;
-  byte[] readRequest;
-  byte[] writeRequest;
+  byte[][] readRequests;
+  byte[][] writeRequests;
+  int next;
 
   /** One line of the cart. */
   public record Item(String sku, String name, int quantity, long priceCents) {}
@@ -158,6 +177,11 @@ public class FilterOverheadBenchmark {
 
   @Setup(Level.Trial)
   public void setup() throws Exception {
+    if (fastPaths.equals("off")) {
+      System.setProperty("dev.sessionless.fastpaths", "off");
+    } else if (!fastPaths.equals("on")) {
+      System.setProperty("dev.sessionless.fastpath." + fastPaths, "off");
+    }
     server = new Server();
     HttpConfiguration http = new HttpConfiguration();
     http.setHeaderCacheSize(headerCache);
@@ -198,8 +222,18 @@ public class FilterOverheadBenchmark {
         throw new IllegalStateException("the first write set no session cookie:\n" + first);
       }
     }
-    readRequest = request("/read", cookie).getBytes(StandardCharsets.ISO_8859_1);
-    writeRequest = request("/write", cookie).getBytes(StandardCharsets.ISO_8859_1);
+    readRequests = new byte[users][];
+    writeRequests = new byte[users][];
+    for (int u = 0; u < users; u++) {
+      if (u > 0 && sessions) {
+        // A new session of its own: a write without a cookie answers with a fresh token.
+        cookie = cookieOf(exchange(request("/write", "")));
+      }
+      readRequests[u] = request("/read", cookie).getBytes(StandardCharsets.ISO_8859_1);
+      writeRequests[u] = request("/write", cookie).getBytes(StandardCharsets.ISO_8859_1);
+    }
+    byte[] readRequest = readRequests[0];
+    byte[] writeRequest = writeRequests[0];
     String read = exchange(readRequest);
     if (!read.startsWith("HTTP/1.1 200") || read.contains("Set-Cookie") != false
         || !read.contains(sessions ? "items=3" : "empty")) {
@@ -367,11 +401,18 @@ public class FilterOverheadBenchmark {
 
   @Benchmark
   public ByteBuffer readOnly() throws Exception {
-    return send(readRequest);
+    return send(readRequests[following()]);
+  }
+
+  /** The next session in turn (always 0 with one user). */
+  private int following() {
+    int i = next;
+    next = i + 1 == users ? 0 : i + 1;
+    return i;
   }
 
   @Benchmark
   public ByteBuffer writing() throws Exception {
-    return send(writeRequest);
+    return send(writeRequests[following()]);
   }
 }
