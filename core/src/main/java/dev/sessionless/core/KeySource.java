@@ -14,7 +14,9 @@ package dev.sessionless.core;
  * content digest per new instance, not a cold cache.
  *
  * <p>Implementations must be thread-safe. The keyring module provides live sources (files,
- * environment, HTTP JWKS) with background refresh.
+ * environment, HTTP JWKS) with background refresh; the keyring also counts how its keys are used
+ * (verifications, encryptions), through a line to the codec that is not public API, so that no
+ * other code can skew those counts.
  */
 @FunctionalInterface
 public interface KeySource {
@@ -40,23 +42,4 @@ public interface KeySource {
    *     rejection) if the key was dropped because its source cannot vouch for it
    */
   default void unknownKeyId(String kid) {}
-
-  /**
-   * Told by the codec that {@code key}, from this source's current snapshot, verified a token
-   * (freshly or from the verification cache). A live source may count it per kid to tell when a
-   * retired key stops being used. Called on every accepted decode: an implementation must be a
-   * few cheap, non-blocking operations; the default does nothing.
-   *
-   * @param key the key that verified the token
-   */
-  default void verifiedWith(TokenKey key) {}
-
-  /**
-   * Told by the codec that {@code key}, from this source's current snapshot, signed (or
-   * encrypted) a token just made. Same rules as {@link #verifiedWith(TokenKey)}; the default does
-   * nothing.
-   *
-   * @param key the key that signed the token
-   */
-  default void signedWith(TokenKey key) {}
 }

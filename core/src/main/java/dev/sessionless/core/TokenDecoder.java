@@ -1,6 +1,7 @@
 package dev.sessionless.core;
 
 import dev.sessionless.core.TokenException.Reason;
+import dev.sessionless.core.internal.KeyUsageHook;
 import dev.sessionless.core.internal.RejectionBursts;
 import java.time.Clock;
 import java.util.Objects;
@@ -13,6 +14,7 @@ import java.util.Objects;
  */
 final class TokenDecoder {
   private final KeySource keys;
+  private final KeyUsageHook usage;
   private final Clock clock;
   private final int maxTokenLength;
   private final Verifier verifier;
@@ -25,6 +27,7 @@ final class TokenDecoder {
   TokenDecoder(KeySource keys, Clock clock, int maxTokenLength, Verifier verifier, VerificationCache cache,
       RevocationSource revocation, SessionlessListener listener) {
     this.keys = keys;
+    this.usage = KeyUsageHook.of(keys);
     this.clock = clock;
     this.maxTokenLength = maxTokenLength;
     this.verifier = verifier;
@@ -64,7 +67,7 @@ final class TokenDecoder {
       if (revocation != null) {
         RevocationCheck.check(revocation, result);
       }
-      keys.verifiedWith(result.key);
+      usage.verified(result.key);
     } catch (TokenException e) {
       rejected(e.reason());
       throw e;

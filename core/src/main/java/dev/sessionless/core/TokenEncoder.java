@@ -1,6 +1,7 @@
 package dev.sessionless.core;
 
 import dev.sessionless.core.TokenException.Reason;
+import dev.sessionless.core.internal.KeyUsageHook;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.util.Objects;
  */
 final class TokenEncoder {
   private final KeySource keys;
+  private final KeyUsageHook usage;
   private final Algorithm algorithm;
   private final long ttlSeconds;
   private final Clock clock;
@@ -21,6 +23,7 @@ final class TokenEncoder {
   TokenEncoder(KeySource keys, Algorithm algorithm, long ttlSeconds, Clock clock, CompactWriter writer,
       SessionlessListener listener) {
     this.keys = keys;
+    this.usage = KeyUsageHook.of(keys);
     this.algorithm = algorithm;
     this.ttlSeconds = ttlSeconds;
     this.clock = clock;
@@ -54,8 +57,8 @@ final class TokenEncoder {
           + " is not before the token's expiry " + Instant.ofEpochSecond(exp)
           + ": such a token would never be valid; move notBefore earlier or the time-to-live later");
     }
+    key = usage.signing(set, key, now); // counted before it writes: an AES-GCM key's budget is never overrun
     String text = writer.write(key, claims, now, exp, prefix, suffix);
-    keys.signedWith(key);
     listener.tokenEncoded(key.kid(), algorithm, text.length() - prefix.length() - suffix.length());
     return text;
   }

@@ -85,7 +85,9 @@ public final class TokenException extends RuntimeException {
      * failed for longer than its stale bound): the key is no longer trusted to verify, but the
      * token is not the client's fault either. An outage of this side, answered as one ({@code
      * 503} with {@code Retry-After}), never a silent logout; it clears when the source is read
-     * again. Added in a later version, as the note above allows.
+     * again. Encoding fails with it too when the key source will not let the key encrypt any more
+     * (the keyring's AES-GCM key past its per-node encryption budget, with no other key to take
+     * over): an outage until a key is rotated in. Added in a later version, as the note above allows.
      */
     KEY_SOURCE_UNAVAILABLE(false),
     /**

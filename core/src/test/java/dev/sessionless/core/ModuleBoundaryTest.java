@@ -53,6 +53,18 @@ class ModuleBoundaryTest {
     }
   }
 
+  /**
+   * The usage callbacks (a key verified, a key signed) are the codec's own line to the key source
+   * (core.internal's KeyUsageHook), not public SPI: on {@code KeySource} any code holding a keyring
+   * could call them to make a key look busy or spend an AES-GCM key's encryption budget.
+   */
+  @Test
+  void keySourceOffersNoUsageCallbacks() {
+    Set<String> methods = java.util.Arrays.stream(KeySource.class.getMethods()).map(Method::getName)
+        .collect(Collectors.toSet());
+    assertEquals(Set.of("current", "unknownKeyId"), methods);
+  }
+
   private static boolean isOurs(Class<?> t) {
     while (t.isArray()) {
       t = t.getComponentType();

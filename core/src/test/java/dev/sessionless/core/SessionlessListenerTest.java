@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sessionless.core.internal.KeyUsageHook;
 import dev.sessionless.testing.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -111,25 +112,23 @@ class SessionlessListenerTest {
   }
 
   @Test
-  void theKeySourceLearnsWhichKeySignedAndWhichVerified() {
+  void theKeySourcesUsageHookLearnsWhichKeySignedAndWhichVerified() {
     List<String> used = Collections.synchronizedList(new ArrayList<>());
     KeySet set = KeySet.of(key);
-    KeySource counting = new KeySource() {
+    KeySource counting = () -> set;
+    KeyUsageHook hook = new KeyUsageHook() {
       @Override
-      public KeySet current() {
-        return set;
+      public TokenKey signing(KeySet s, TokenKey chosen, long nowSeconds) {
+        used.add("signed " + chosen.kid());
+        return chosen;
       }
 
       @Override
-      public void verifiedWith(TokenKey k) {
+      public void verified(TokenKey k) {
         used.add("verified " + k.kid());
       }
-
-      @Override
-      public void signedWith(TokenKey k) {
-        used.add("signed " + k.kid());
-      }
     };
+    KeyUsageHook.register(s -> s == counting ? hook : null);
     TokenCodec codec = builder(counting).build();
     String token = codec.encode(Claims.builder().build());
     codec.decode(token);
@@ -137,6 +136,11 @@ class SessionlessListenerTest {
     assertThrows(TokenException.class, () -> codec.decode(token + "x"));
     assertEquals(List.of("signed k1", "verified k1", "verified k1"), used,
         "cache hits count as verifications; rejected tokens do not");
+  }
+
+  @Test
+  void aKeySourceWithoutAHookIsToldNothingAndCostsNothing() {
+    assertEquals(KeyUsageHook.NONE, KeyUsageHook.of(KeySet.of(key)));
   }
 
   @Test

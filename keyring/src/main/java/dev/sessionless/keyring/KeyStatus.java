@@ -27,6 +27,7 @@ public final class KeyStatus {
   private final Instant signingEnds;
   private final Instant lastSigned;
   private final long verifications;
+  private final long encryptions;
   private final Instant lastVerified;
   private final boolean safeToRetire;
   private final Instant safeToDeleteFrom;
@@ -34,7 +35,7 @@ public final class KeyStatus {
   private final boolean safeToDelete;
 
   KeyStatus(String kid, Algorithm algorithm, boolean signing, Instant signingEnds, Instant lastSigned,
-      long verifications, Instant lastVerified, boolean safeToRetire, Instant safeToDeleteFrom, boolean quiet,
+      long verifications, long encryptions, Instant lastVerified, boolean safeToRetire, Instant safeToDeleteFrom, boolean quiet,
       boolean safeToDelete) {
     this.kid = kid;
     this.algorithm = algorithm;
@@ -42,6 +43,7 @@ public final class KeyStatus {
     this.signingEnds = signingEnds;
     this.lastSigned = lastSigned;
     this.verifications = verifications;
+    this.encryptions = encryptions;
     this.lastVerified = lastVerified;
     this.safeToRetire = safeToRetire;
     this.safeToDeleteFrom = safeToDeleteFrom;
@@ -84,6 +86,15 @@ public final class KeyStatus {
     return verifications;
   }
 
+  /**
+   * Tokens this node encrypted with the key (an A256GCM key; 0 for others) since the key came into
+   * the keyring, against the {@linkplain KeyringBuilder#encryptionBudgetPerKey(long) per-node budget}:
+   * at the budget the key no longer encrypts.
+   */
+  public long encryptions() {
+    return encryptions;
+  }
+
   /** When this node last verified a token with the key (to the second), since the keyring started. */
   public Optional<Instant> lastVerified() {
     return Optional.ofNullable(lastVerified);
@@ -112,6 +123,7 @@ public final class KeyStatus {
   @Override
   public String toString() {
     return kid + "[" + algorithm.joseName() + (signing ? ", signing" : "") + ", verifications=" + verifications
+        + (algorithm.isEncrypting() ? ", encryptions=" + encryptions : "")
         + (lastVerified == null ? "" : ", lastVerified=" + lastVerified)
         + (lastSigned == null ? "" : ", lastSigned=" + lastSigned)
         + ", safeToRetire=" + safeToRetire + ", safeToDelete=" + safeToDelete

@@ -6,8 +6,8 @@ import dev.sessionless.core.KeySource;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenCodec;
-import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.KeyringException.Reason;
+import dev.sessionless.core.internal.KeyUsageHook;
 import dev.sessionless.core.internal.SafeListener;
 import dev.sessionless.keyring.internal.FileSource;
 import dev.sessionless.keyring.internal.FixedSource;
@@ -115,6 +115,13 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 public final class Keyring implements KeySource, AutoCloseable {
+  static {
+    // The codec's line to the usage counts (core.internal, not public API): only a codec over this
+    // keyring may count a verification or spend an encryption, so no other code skews "safe to
+    // delete" or exhausts a key's budget.
+    KeyUsageHook.register(s -> s instanceof Keyring ? ((Keyring) s).usage : null);
+  }
+
   private final List<Source> sources;
   private final Clock clock;
   private final KeyUsage usage;
@@ -128,7 +135,7 @@ public final class Keyring implements KeySource, AutoCloseable {
     this.sources = List.copyOf(sources);
     this.clock = b.clock;
     RefreshScheduler scheduler = b.scheduler.get();
-    this.usage = new KeyUsage(b.clock, b.trafficWindow);
+    this.usage = new KeyUsage(b.clock, b.trafficWindow, b.encryptionBudget);
     this.refresh = new RefreshLoop(this.sources, b.clock, b.unknownKeyInterval, scheduler, usage,
         new KeyringEvents(SafeListener.wrap(b.listener)));
     this.published = refresh.published();
@@ -181,18 +188,6 @@ public final class Keyring implements KeySource, AutoCloseable {
             + "check that the JWKS URL is reachable");
       }
     }
-  }
-
-  /** Counts the verification per kid, for {@link KeyStatus}: a map look-up and a counter, no lock. */
-  @Override
-  public void verifiedWith(TokenKey key) {
-    usage.verified(key);
-  }
-
-  /** Notes when the key last signed on this node, for {@link KeyStatus}. */
-  @Override
-  public void signedWith(TokenKey key) {
-    usage.signed(key);
   }
 
   /**

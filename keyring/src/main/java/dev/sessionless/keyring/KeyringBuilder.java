@@ -4,7 +4,6 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.internal.BuilderChecks;
-import dev.sessionless.keyring.KeyringException.Reason;
 import dev.sessionless.keyring.internal.FileSource;
 import dev.sessionless.keyring.internal.FixedSource;
 import dev.sessionless.keyring.internal.HttpSource;
@@ -20,8 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
@@ -50,6 +47,10 @@ public final class KeyringBuilder {
   SessionlessListener listener = SessionlessListener.NONE;
   Duration maxTokenLifetime = TokenCodec.MAX_TIME_TO_LIVE;
   Duration trafficWindow = Duration.ofHours(1);
+  long encryptionBudget = DEFAULT_ENCRYPTION_BUDGET;
+
+  /** {@link #encryptionBudgetPerKey(long)}'s default: 2^28, so 16 nodes' budgets together stay within 2^32. */
+  static final long DEFAULT_ENCRYPTION_BUDGET = 1L << 28;
 
   KeyringBuilder() {}
 
@@ -165,12 +166,7 @@ public final class KeyringBuilder {
    * @throws IllegalArgumentException unless the URL is {@code https} (or {@code http}) with a host
    */
   public KeyringBuilder jwksUrl(URI url) {
-    Objects.requireNonNull(url, "url");
-    String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
-      throw new IllegalArgumentException("a JWKS URL must be https (or, where allowed, http) with a host");
-    }
-    sources.add(new SourceSpec(b -> new HttpSource(url, b.http), "jwksUrl", url));
+    sources.add(SourceSpec.http(url));
     anyHttp = true;
     return this;
   }
@@ -229,6 +225,7 @@ public final class KeyringBuilder {
     return add(b -> SourceSpec.ephemeralKey(), "ephemeralDevelopmentKey()");
   }
 
+  // The option setters below share one shape (once, check, assign) by design: one documented method per option.
   /** How often JWKS files are checked for changes; default 5 s. */
   public KeyringBuilder filePollInterval(Duration interval) {
     once("filePollInterval");
@@ -390,6 +387,34 @@ public final class KeyringBuilder {
     return this;
   }
 
+  /**
+   * How many tokens one A256GCM key may encrypt on this node; 2^28 (268,435,456) if not set.
+   *
+   * <p><b>Why a budget.</b> Each token is encrypted under the key with a random 96-bit IV. NIST SP
+   * 800-38D (section 8.3) allows 2^32 encryptions per key with random IVs, which keeps the chance
+   * of two repeating an IV (which would expose the authentication key and the XOR of the two
+   * plaintexts) at 2^-32 or less. The limit is per key across every node, but each node counts
+   * alone, from its start: the default gives 16 nodes (or node lifetimes, since a restart starts
+   * counting again) a budget each within 2^32. With more nodes, rotate more often or set a smaller
+   * budget; at 1,000 encodes a second a node spends 2^28 in about three days.
+   *
+   * <p>Once a key passes half its budget, a warning is logged (once). At the budget the key stops
+   * encrypting on this node: another A256GCM key that may sign now takes over if the set has one;
+   * otherwise an encode fails with {@code TokenException} reason {@code KEY_SOURCE_UNAVAILABLE}, an
+   * outage (the servlet filter answers {@code 503}), whose message says to rotate ({@code keyring
+   * rotate}). {@link KeyStatus#encryptions()} shows the count.
+   *
+   * @throws IllegalArgumentException unless 1 to 2^32
+   */
+  public KeyringBuilder encryptionBudgetPerKey(long encryptions) {
+    if (encryptions < 1 || encryptions > (1L << 32)) {
+      throw new IllegalArgumentException("encryptionBudgetPerKey must be 1 to 2^32, got " + encryptions);
+    }
+    once("encryptionBudgetPerKey");
+    this.encryptionBudget = encryptions;
+    return this;
+  }
+
   /** Test hook: who runs the checks (a fake that follows a fake clock). Not public API. */
   KeyringBuilder scheduler(Supplier<RefreshScheduler> scheduler) {
     once("scheduler");
@@ -409,24 +434,7 @@ public final class KeyringBuilder {
    *     {@code INTERNAL})
    */
   public Keyring build() {
-    if (sources.isEmpty()) {
-      throw new KeyringException(Reason.CONFIGURATION, "no key source is configured: add jwksFile, "
-          + "environment, jwksUrl, pemFile or keys — or ephemeralDevelopmentKey() for development on one node");
-    }
-    if (ephemeral && sources.size() > 1) {
-      throw new KeyringException(Reason.CONFIGURATION,
-          "ephemeralDevelopmentKey() is for development without other sources");
-    }
-    if (!anyHttp) {
-      for (String option : set) {
-        if (option.startsWith("http")) {
-          throw new KeyringException(Reason.CONFIGURATION, option + " is set but no jwksUrl is configured");
-        }
-      }
-    }
-    for (SourceSpec spec : sources) {
-      spec.validate(ephemeral, allowPlainHttp);
-    }
+    SourceSpec.validateAll(sources, ephemeral, anyHttp, set, allowPlainHttp);
     // Each build() makes sources of its own, with the options as they stand now: two
     // keyrings never share a source's state.
     List<Source> resolved = new ArrayList<>();

@@ -11,6 +11,10 @@ import dev.sessionless.keyring.internal.Source;
 import dev.sessionless.keyring.internal.VerifyOnly;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -38,13 +42,40 @@ final class SourceSpec {
   }
 
   /**
+   * What {@code build()} checks of the sources as a whole, then of each one.
+   *
+   * @throws KeyringException {@code CONFIGURATION} without sources, for an ephemeral key beside
+   *     others, for HTTP options ({@code optionsSet} names those set) without an HTTP source, and
+   *     for a source configured against the rules
+   */
+  static void validateAll(List<SourceSpec> sources, boolean ephemeral, boolean anyHttp, Set<String> optionsSet,
+      boolean allowPlainHttp) {
+    if (sources.isEmpty()) {
+      throw new KeyringException(Reason.CONFIGURATION, "no key source is configured: add jwksFile, "
+          + "environment, jwksUrl, pemFile or keys — or ephemeralDevelopmentKey() for development on one node");
+    }
+    if (ephemeral && sources.size() > 1) {
+      throw new KeyringException(Reason.CONFIGURATION,
+          "ephemeralDevelopmentKey() is for development without other sources");
+    }
+    for (String option : optionsSet) {
+      if (!anyHttp && option.startsWith("http")) {
+        throw new KeyringException(Reason.CONFIGURATION, option + " is set but no jwksUrl is configured");
+      }
+    }
+    for (SourceSpec spec : sources) {
+      spec.validate(ephemeral, allowPlainHttp);
+    }
+  }
+
+  /**
    * What {@code build()} checks of this source, given the builder's {@code ephemeralDevelopmentKey()}
    * and {@code httpAllowInsecurePlainHttp} settings; warns of plain http to a host that is not a
    * loopback address.
    *
    * @throws KeyringException {@code CONFIGURATION} when the source is configured against the rules
    */
-  void validate(boolean ephemeral, boolean allowPlainHttp) {
+  private void validate(boolean ephemeral, boolean allowPlainHttp) {
     if (acceptSecretKeys && !verifyOnly) {
       throw new KeyringException(Reason.CONFIGURATION, "acceptSecretKeys() follows " + what
           + ", which is not verify-only: local sources take secret keys anyway; add verifyOnly() before it");
@@ -72,6 +103,20 @@ final class SourceSpec {
       source.verifyOnly(new VerifyOnly(acceptSecretKeys));
     }
     return source;
+  }
+
+  /**
+   * A JWKS URL source.
+   *
+   * @throws IllegalArgumentException unless the URL is {@code https} (or {@code http}) with a host
+   */
+  static SourceSpec http(URI url) {
+    Objects.requireNonNull(url, "url");
+    String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("https") && !scheme.equals("http") || url.getHost() == null) {
+      throw new IllegalArgumentException("a JWKS URL must be https (or, where allowed, http) with a host");
+    }
+    return new SourceSpec(b -> new HttpSource(url, b.http), "jwksUrl", url);
   }
 
   /** Keys from an environment variable, and its password from another one if named. */

@@ -50,6 +50,18 @@ class KeyringModuleBoundaryTest {
     }
   }
 
+  /**
+   * Counting a verification or an encryption is the codec's business alone (through core's
+   * internal KeyUsageHook): public callbacks would let any code holding the keyring make a key look
+   * busy (delaying "safe to delete") or spend an AES-GCM key's budget until it stops encrypting.
+   */
+  @Test
+  void noCodeButTheCodecCanCountAKeysUse() {
+    Set<String> methods = java.util.Arrays.stream(Keyring.class.getMethods()).map(Method::getName)
+        .collect(Collectors.toSet());
+    assertTrue(!methods.contains("verifiedWith") && !methods.contains("signedWith"), methods.toString());
+  }
+
   private static boolean isPublicApi(Class<?> t) {
     while (t.isArray()) {
       t = t.getComponentType();
