@@ -59,10 +59,12 @@ public final class FilterRun {
         try {
           response.finish();
         } catch (RuntimeException e) {
-          if (failure == null) {
+          // An outage met while writing the session as the request ends (no key may encrypt) is a 503 too.
+          if (failure == null && !RevocationOutage.answered(e, res)) {
             throw e;
+          } else if (failure != null) {
+            failure.addSuppressed(e);
           }
-          failure.addSuppressed(e);
         }
       }
     }
