@@ -12,6 +12,8 @@ import dev.sessionless.core.internal.KeyEngine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * JWK (RFC 7517) and JWKS reading and writing for {@link TokenKey} and {@link KeySet}, in one
@@ -20,18 +22,55 @@ import java.util.Objects;
 final class Jwk {
   private Jwk() {}
 
-  /** Reads the keys of a JWKS document, {@code {"keys": [...]}}. */
-  static List<TokenKey> readSet(String json) {
+  /**
+   * Reads the keys of a JWKS document, {@code {"keys": [...]}}: every one, or with {@code skipped}
+   * those it can, telling {@code skipped} of each other one (its kid, or {@code #} and its
+   * position when it has no usable kid, and why, in printable ASCII).
+   */
+  static List<TokenKey> readSet(String json, BiConsumer<String, String> skipped) {
     Objects.requireNonNull(json, "json");
     JsonNode root = JwkJson.readTree(json, "JWKS");
     if (root == null || !root.isObject() || !root.path("keys").isArray()) {
       throw new IllegalArgumentException("a JWKS must be a JSON object with a \"keys\" array");
     }
     List<TokenKey> keys = new ArrayList<>();
+    int position = 0;
     for (JsonNode n : root.get("keys")) {
-      keys.add(readKey(n));
+      position++;
+      if (skipped == null) {
+        keys.add(readKey(n));
+        continue;
+      }
+      try {
+        keys.add(readKey(n));
+      } catch (IllegalArgumentException e) {
+        skipped.accept(usableKid(n).orElse("#" + position), printable(e.getMessage()));
+      }
     }
     return keys;
+  }
+
+  private static Optional<String> usableKid(JsonNode n) {
+    JsonNode kid = n.isObject() ? n.get("kid") : null;
+    if (kid == null || !kid.isString()) {
+      return Optional.empty();
+    }
+    try {
+      TokenKey.checkKid(kid.stringValue());
+      return Optional.of(kid.stringValue());
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** A message that quotes a document's values, made safe for a log line. */
+  private static String printable(String s) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < s.length() && i < 200; i++) {
+      char c = s.charAt(i);
+      sb.append(c >= 0x20 && c < 0x7f ? c : '?');
+    }
+    return sb.toString();
   }
 
   /** A JWKS of {@code keys}: with secrets, or only the public keys (symmetric keys left out). */

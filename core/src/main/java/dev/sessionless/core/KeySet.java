@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * An immutable snapshot of keys by key ID: which key signs now, which key verifies a given
@@ -176,7 +177,25 @@ public final class KeySet implements KeySource {
    *     bcprov-jdk18on}, an optional dependency) is not on the class path
    */
   public static KeySet fromJwks(String json) {
-    return new KeySet(Jwk.readSet(json));
+    return new KeySet(Jwk.readSet(json, null));
+  }
+
+  /**
+   * Reads a JWKS that someone else publishes, skipping the keys this library cannot use, as RFC
+   * 7517 section 5 asks: an unknown {@code kty}, {@code alg} or curve, a key its publisher reserved
+   * for another use ({@code use}, {@code key_ops}), a missing or malformed member. Each skipped key
+   * is told to {@code skipped}: its kid (or {@code #} and its position in the set when it has no
+   * usable kid) and why, in printable ASCII. The other keys are kept; an empty result is the
+   * caller's to judge. Strict reading ({@link #fromJwks(String)}) suits files the operator writes.
+   *
+   * @throws IllegalArgumentException if it is not valid JSON or not a JWKS, or two usable keys
+   *     share a kid
+   * @throws IllegalStateException if a usable key is ES256 or EdDSA and BouncyCastle is not on
+   *     the class path
+   */
+  public static KeySet fromJwksSkippingUnusable(String json, BiConsumer<String, String> skipped) {
+    Objects.requireNonNull(skipped, "skipped");
+    return new KeySet(Jwk.readSet(json, skipped));
   }
 
   /** The public JWKS: the public part of every ES256 and EdDSA key; symmetric keys are left out. */

@@ -5,6 +5,7 @@ import dev.sessionless.keyring.internal.Source;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** What one source did last. Immutable; never key material. */
@@ -90,6 +91,17 @@ public final class SourceStatus {
     return state.refusedKeyIds;
   }
 
+  /**
+   * Keys of this source's last good document that this library cannot use and skipped, as RFC
+   * 7517 section 5 asks (an unknown key type or algorithm, a key reserved for encryption among
+   * signing keys): kid (or {@code #} and the key's position when it has no usable kid) to why, in
+   * document order. Only HTTP JWKS sources skip keys; a file or variable with an unusable key is
+   * refused whole. Normally empty.
+   */
+  public Map<String, String> skippedKeys() {
+    return state.skippedKeys;
+  }
+
   @Override
   public String toString() {
     return description + "[checks=" + state.checks + ", failures=" + state.failures
@@ -97,6 +109,7 @@ public final class SourceStatus {
         + lastSuccess().map(i -> ", lastSuccess=" + i).orElse("")
         + lastFailure().map(f -> ", lastFailure=" + f).orElse("")
         + ", next=" + nextCheckDelay() + ", kids=" + keyIds + (verifyOnly ? ", verifyOnly" : "")
-        + (state.refusedKeyIds.isEmpty() ? "" : ", refused=" + state.refusedKeyIds) + "]";
+        + (state.refusedKeyIds.isEmpty() ? "" : ", refused=" + state.refusedKeyIds)
+        + (state.skippedKeys.isEmpty() ? "" : ", skipped=" + state.skippedKeys.keySet()) + "]";
   }
 }

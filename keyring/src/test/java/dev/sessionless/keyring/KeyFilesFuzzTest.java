@@ -69,6 +69,16 @@ class KeyFilesFuzzTest {
     } catch (KeyringException expected) {
       // documented: MALFORMED, DECRYPTION_FAILED or CONFIGURATION
     }
+    java.util.Map<String, String> skipped = new java.util.LinkedHashMap<>();
+    try {
+      KeySet published = KeyContent.parsePublished(text, "fuzz input", skipped);
+      assertTrue(!published.keys().isEmpty(), "a remote JWKS read as empty instead of refused");
+    } catch (KeyringException expected) {
+      // documented: MALFORMED (no usable key included) or CONFIGURATION
+    }
+    for (String why : skipped.values()) {
+      assertTrue(why.chars().allMatch(c -> c >= 0x20 && c < 0x7f), "a skip reason that is not printable ASCII");
+    }
   }
 
   /**

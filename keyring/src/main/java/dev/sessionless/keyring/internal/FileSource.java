@@ -102,9 +102,4 @@ public final class FileSource extends Source {
   protected Duration nextCheckAfterSuccess() {
     return poll;
   }
-
-  @Override
-  protected Duration nextCheckAfterFailure(int n) {
-    return poll;
-  }
 }

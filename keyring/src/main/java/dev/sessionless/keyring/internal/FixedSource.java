@@ -21,6 +21,7 @@ public final class FixedSource extends Source {
     this.keys = keys;
   }
 
+  // Plain overrides of Source; their likeness to other classes' accessors is shape only.
   @Override
   public String describe() {
     return description;
@@ -43,11 +44,6 @@ public final class FixedSource extends Source {
 
   @Override
   protected Duration nextCheckAfterSuccess() {
-    return NEVER;
-  }
-
-  @Override
-  protected Duration nextCheckAfterFailure(int n) {
     return NEVER;
   }
 }

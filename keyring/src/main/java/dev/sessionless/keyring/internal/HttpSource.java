@@ -18,8 +18,11 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -72,6 +75,7 @@ public final class HttpSource extends Source {
   private final HttpClient client;
   private String etag;
   private Duration freshFor;
+  private Map<String, String> skipped = Map.of();
 
   /** A JWKS at {@code url}, with a copy of {@code options}. */
   public HttpSource(URI url, Options options) {
@@ -125,6 +129,12 @@ public final class HttpSource extends Source {
   @Override
   public String describe() {
     return description;
+  }
+
+  /** Keys of the last document that this library cannot use and skipped (RFC 7517 section 5): kid, why. */
+  @Override
+  protected Map<String, String> skippedKeys() {
+    return skipped;
   }
 
   @Override
@@ -181,7 +191,9 @@ public final class HttpSource extends Source {
     } catch (CharacterCodingException e) {
       throw new KeyringException(Reason.MALFORMED, description + " sent a body that is not UTF-8");
     }
-    KeySet keys = KeyContent.parse(text, KeyContent.Unlock.none(), false, description);
+    Map<String, String> unusable = new LinkedHashMap<>();
+    KeySet keys = KeyContent.parsePublished(text, description, unusable);
+    skipped = Collections.unmodifiableMap(unusable);
     etag = response.headers().firstValue("ETag").orElse(null);
     freshFor = freshness(response.headers()).orElse(null);
     return keys;

@@ -9,6 +9,7 @@ import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.KeyringException.Reason;
 import java.util.Arrays;
+import java.util.Map;
 
 /** Turns the text of a key file, variable or response into a key set. */
 public final class KeyContent {
@@ -88,6 +89,38 @@ public final class KeyContent {
       return KeySet.of(secretKey(t, what));
     }
     throw new KeyringException(Reason.MALFORMED, what + " is not a JWKS (a JSON object with \"keys\")");
+  }
+
+  /**
+   * Reads a JWKS that another party publishes (an HTTP JWKS): keys this library cannot use are
+   * skipped, as RFC 7517 section 5 asks, and put in {@code skipped} (kid, why); the others are
+   * kept. Files and variables the operator writes are read strictly instead ({@link #parse}): a
+   * typing error there should stop the load, not quietly lose a key.
+   *
+   * @throws KeyringException {@code MALFORMED} if it is not a JWKS, or holds no usable key (the
+   *     message names what was skipped); {@code CONFIGURATION} if it is encrypted
+   */
+  public static KeySet parsePublished(String text, String what, Map<String, String> skipped) {
+    String t = text.strip();
+    if (!t.startsWith("{")) {
+      return parse(text, Unlock.none(), false, what); // refuses it, with the words for what it is
+    }
+    KeySet keys;
+    try {
+      keys = KeySet.fromJwksSkippingUnusable(t, skipped::put);
+    } catch (IllegalArgumentException e) {
+      throw new KeyringException(Reason.MALFORMED, what + " is not a usable JWKS: " + e.getMessage());
+    } catch (RuntimeException e) {
+      throw new KeyringException(Reason.MALFORMED, what + " is not a usable JWKS");
+    }
+    if (keys.keys().isEmpty() && !skipped.isEmpty()) {
+      StringBuilder sb = new StringBuilder();
+      skipped.entrySet().stream().limit(5).forEach(e -> sb.append(sb.length() == 0 ? "" : "; ")
+          .append(e.getKey()).append(": ").append(e.getValue()));
+      throw new KeyringException(Reason.MALFORMED, what + " holds no key this library can use (" + skipped.size()
+          + " skipped: " + sb + (skipped.size() > 5 ? "; ..." : "") + ")");
+    }
+    return nonEmpty(keys, what);
   }
 
   private static KeySet nonEmpty(KeySet keys, String what) {

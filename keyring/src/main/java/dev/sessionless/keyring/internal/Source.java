@@ -8,6 +8,7 @@ import java.time.Instant;
 import dev.sessionless.core.TokenKey;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.Objects;
 
@@ -51,8 +52,10 @@ public abstract class Source {
   /** How long after a successful check the next one runs. */
   protected abstract Duration nextCheckAfterSuccess();
 
-  /** How long after the {@code n}-th failure in a row the next attempt runs. */
-  protected abstract Duration nextCheckAfterFailure(int n);
+  /** How long after the {@code n}-th failure in a row the next attempt runs; by default as after a success. */
+  protected Duration nextCheckAfterFailure(int n) {
+    return nextCheckAfterSuccess();
+  }
 
   /**
    * Whether this source's keys, last loaded at {@code lastSuccess}, are too old to serve at
@@ -60,6 +63,14 @@ public abstract class Source {
    */
   protected boolean tooStale(Instant lastSuccess, Instant now) {
     return false;
+  }
+
+  /**
+   * Keys of the document last loaded that were skipped as unusable (kid, why); only sources that
+   * read other parties' documents skip any.
+   */
+  protected Map<String, String> skippedKeys() {
+    return Map.of();
   }
 
   /** Whether a token naming an unknown key should make this source check early. */
@@ -88,6 +99,7 @@ public abstract class Source {
     State s = state;
     KeySet keys;
     List<String> refused = s.refusedKeyIds;
+    Map<String, String> skipped;
     String note = null;
     Duration next;
     try {
@@ -99,6 +111,7 @@ public abstract class Source {
         refused = r.droppedSecretKeys;
         note = r.note();
       }
+      skipped = loaded == null ? s.skippedKeys : skippedKeys();
       next = nextCheckAfterSuccess();
     } catch (KeyringException e) {
       return failed(s, now, e.reason(), e.reason() + ": " + e.getMessage(), log);
@@ -108,7 +121,13 @@ public abstract class Source {
       return failed(s, now, KeyringException.Reason.INTERNAL, "INTERNAL: unexpected " + e.getClass().getName(), log);
     }
     state = new State(keys, now, s.lastFailure, s.lastFailureReason, s.lastFailureTime,
-        s.checks + 1, s.failures, 0, next, refused, Set.of());
+        s.checks + 1, s.failures, 0, next, refused, Set.of(), skipped);
+    for (Map.Entry<String, String> e : skipped.entrySet()) {
+      if (!s.skippedKeys.containsKey(e.getKey())) { // once per kid, while the document keeps it
+        log.log(Level.WARNING, "{0}: skipped key {1}, which this library cannot use ({2}); its other keys are "
+            + "in use (RFC 7517 section 5)", describe(), e.getKey(), e.getValue());
+      }
+    }
     if (note != null && !note.equals(lastDropNote)) {
       lastDropNote = note;
       if (!note.isEmpty()) {
@@ -139,7 +158,7 @@ public abstract class Source {
       keys = KeySet.empty();
     }
     state = new State(keys, s.lastSuccess, message, reason, now, s.checks + 1, s.failures + 1, inARow, next,
-        s.refusedKeyIds, staleKids);
+        s.refusedKeyIds, staleKids, s.skippedKeys);
     if (drop) {
       log.log(Level.ERROR, "{0}: no good keys since {1}, past the stale bound; its keys no longer verify, and "
           + "tokens under them fail as KEY_SOURCE_UNAVAILABLE (an outage, 503) until it is read again ({2})",
@@ -176,7 +195,7 @@ public abstract class Source {
   /** What a source knows after its last check. Immutable. */
   public static final class State {
     static final State INITIAL = new State(KeySet.empty(), null, null, null, null, 0, 0, 0, null, List.of(),
-        Set.of());
+        Set.of(), Map.of());
 
     /** The last good keys. */
     public final KeySet keys;
@@ -203,10 +222,12 @@ public abstract class Source {
      * are an outage ({@code KEY_SOURCE_UNAVAILABLE}), not a rejection.
      */
     public final Set<String> staleKeyIds;
+    /** Keys of the last good load skipped as unusable: kid (or {@code #} and position), why. */
+    public final Map<String, String> skippedKeys;
 
     State(KeySet keys, Instant lastSuccess, String lastFailure, KeyringException.Reason lastFailureReason,
         Instant lastFailureTime, long checks, long failures, int failuresInARow, Duration nextCheckDelay,
-        List<String> refusedKeyIds, Set<String> staleKeyIds) {
+        List<String> refusedKeyIds, Set<String> staleKeyIds, Map<String, String> skippedKeys) {
       this.keys = Objects.requireNonNull(keys);
       this.lastSuccess = lastSuccess;
       this.lastFailure = lastFailure;
@@ -218,6 +239,7 @@ public abstract class Source {
       this.nextCheckDelay = nextCheckDelay;
       this.refusedKeyIds = List.copyOf(refusedKeyIds);
       this.staleKeyIds = Set.copyOf(staleKeyIds);
+      this.skippedKeys = skippedKeys;
     }
   }
 }
