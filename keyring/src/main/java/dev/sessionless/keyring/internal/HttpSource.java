@@ -199,6 +199,20 @@ public final class HttpSource extends Source {
     return keys;
   }
 
+  /** What one fetch outside a keyring found: the usable keys, and the freshness the response gave (empty without max-age). */
+  public record Probe(KeySet keys, Optional<Duration> freshFor) {}
+
+  /**
+   * One fetch outside a keyring ({@code keyring rotate --jwks-url}), bounded like a check: the
+   * timeouts, the size cap, no redirects.
+   *
+   * @throws KeyringException as a check fails: {@code UNAVAILABLE}, {@code MALFORMED}
+   */
+  public Probe probe(Instant now) {
+    KeySet keys = load(now);
+    return new Probe(keys, Optional.ofNullable(freshFor));
+  }
+
   private static void cancel(CompletableFuture<?> exchange, LimitedBody body) {
     exchange.cancel(true);
     if (body != null) {

@@ -24,10 +24,10 @@ final class Decrypt {
         throw new UsageException("decrypt needs one of --password-env, --password-file or --kek-env");
       }
       Loaded loaded = KeyFiles.read(in, protection);
-      if (!loaded.encrypted) {
+      if (!loaded.encrypted()) {
         throw new KeyringException(Reason.CONFIGURATION, in + " is not encrypted");
       }
-      KeyFiles.writeSecret(target, loaded.keys.toJwksWithSecrets());
+      KeyFiles.writeSecret(target, loaded.keys().toJwksWithSecrets());
       out.println("wrote " + target + " (owner-only)");
       err.println("keyring: warning: " + target + " holds every key in PLAIN text; delete it when done");
     }

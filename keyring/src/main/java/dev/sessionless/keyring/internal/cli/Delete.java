@@ -32,7 +32,7 @@ final class Delete {
     try (Protection protection = o.readProtection(env)) {
       Loaded loaded = KeyFiles.read(in, protection);
       KeyringCli.warnIfExposed(in, loaded, err);
-      KeySet keys = loaded.keys;
+      KeySet keys = loaded.keys();
       TokenKey key = keys.key(kid).orElseThrow(() -> new KeyringException(Reason.CONFIGURATION,
           "there is no key " + kid + " in " + in + ": 'keyring list --in " + in + "' shows the kids"));
       Optional<Instant> from = Retirement.safeToDeleteFrom(key, maxLifetime);
@@ -42,7 +42,7 @@ final class Delete {
             ? "it has no retirement or expiry, so tokens it signs may be valid at any time"
             : "tokens it signed may be valid until " + from.get() + " (its last signing "
                 + Retirement.signingEnds(key).map(Instant::toString).orElse("-") + " + --max-token-lifetime "
-                + Rotate.show(maxLifetime) + " + 10m skew, or its expiry)";
+                + Durations.show(maxLifetime) + " + 10m skew, or its expiry)";
         if (!o.has("--force")) {
           throw new KeyringException(Reason.CONFIGURATION, "refusing to delete " + kid + ": " + why
               + "; deleting it would end those sessions. Wait, retire it first with 'keyring rotate', or --force");
@@ -55,10 +55,10 @@ final class Delete {
       if (next.keys().stream().noneMatch(TokenKey::canSign)) {
         err.println("keyring: warning: " + target + " now holds no key that can sign");
       }
-      KeyFiles.writeSecret(target, loaded.encrypted ? protection.encrypt(next) : next.toJwksWithSecrets());
+      KeyFiles.writeSecret(target, loaded.encrypted() ? protection.encrypt(next) : next.toJwksWithSecrets());
       out.println("deleted " + kid + " (" + key.algorithm().joseName() + ")" + (safe ? ", safe to delete since "
           + from.get() : ", forced"));
-      out.println("wrote " + target + (loaded.encrypted ? " (encrypted, owner-only)" : " (owner-only)"));
+      out.println("wrote " + target + (loaded.encrypted() ? " (encrypted, owner-only)" : " (owner-only)"));
     }
     return KeyringCli.OK;
   }

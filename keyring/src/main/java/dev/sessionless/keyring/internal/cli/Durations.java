@@ -2,10 +2,11 @@ package dev.sessionless.keyring.internal.cli;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses durations such as {@code 30m}, {@code 24h}, {@code 7d}, {@code 1h30m} or ISO-8601 {@code PT24H}. */
+/** Parses and prints durations such as {@code 30m}, {@code 24h}, {@code 7d}, {@code 1h30m} or ISO-8601 {@code PT24H}. */
 final class Durations {
   private static final Pattern PART = Pattern.compile("(\\d{1,9})([smhd])");
   private static final Pattern WHOLE = Pattern.compile("(?:\\d{1,9}[smhd])+");
@@ -51,6 +52,32 @@ final class Durations {
       }
     }
     return total;
+  }
+
+  /** A duration as people write it: {@code 15s}, {@code 1m30s}, {@code 2.5s}. */
+  static String show(Duration d) {
+    if (d.isNegative()) {
+      return "-" + show(d.negated());
+    }
+    long s = d.getSeconds();
+    int millis = d.getNano() / 1_000_000;
+    StringBuilder sb = new StringBuilder();
+    if (s >= 3600) {
+      sb.append(s / 3600).append('h');
+      s %= 3600;
+    }
+    if (s >= 60) {
+      sb.append(s / 60).append('m');
+      s %= 60;
+    }
+    if (s > 0 || millis > 0 || sb.length() == 0) {
+      sb.append(s);
+      if (millis > 0) {
+        sb.append('.').append(String.format(Locale.ROOT, "%03d", millis).replaceAll("0+$", ""));
+      }
+      sb.append('s');
+    }
+    return sb.toString();
   }
 
   private static UsageException bad(String flag, String text) {

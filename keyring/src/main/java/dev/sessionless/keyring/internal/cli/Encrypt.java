@@ -20,10 +20,10 @@ final class Encrypt {
         throw new UsageException("encrypt needs one of --password-env, --password-file or --kek-env");
       }
       Loaded loaded = KeyFiles.read(in, Protection.none());
-      if (loaded.encrypted) {
+      if (loaded.encrypted()) {
         throw new KeyringException(Reason.CONFIGURATION, in + " is already encrypted");
       }
-      KeyFiles.writeSecret(target, protection.encrypt(loaded.keys));
+      KeyFiles.writeSecret(target, protection.encrypt(loaded.keys()));
       out.println("wrote " + target + " (encrypted with " + protection.describe() + ", owner-only)");
     }
     return KeyringCli.OK;

@@ -6,6 +6,7 @@ import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.KeyringException.Reason;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.channels.FileChannel;
@@ -112,13 +113,20 @@ final class KeyFiles {
   }
 
   /** A key set read from a file, and whether the file was encrypted. */
-  static final class Loaded {
-    final KeySet keys;
-    final boolean encrypted;
+  record Loaded(KeySet keys, boolean encrypted) {}
 
-    Loaded(KeySet keys, boolean encrypted) {
-      this.keys = keys;
-      this.encrypted = encrypted;
+  /**
+   * Reads the {@code --in} file of a command that only reads it, opened with the secret the
+   * options name (cleared at once), with a warning on {@code err} if plain keys are exposed.
+   *
+   * @throws KeyringException as {@link #read} does
+   */
+  static Loaded readIn(Options o, Map<String, String> env, PrintStream err) {
+    Path in = o.requirePath("--in");
+    try (Protection protection = o.readProtection(env)) {
+      Loaded loaded = read(in, protection);
+      KeyringCli.warnIfExposed(in, loaded, err);
+      return loaded;
     }
   }
 

@@ -55,7 +55,8 @@ public final class KeyringCli {
         "  --iterations N        PBKDF2 iterations for a password (default 600000)"));
     HELP.put("rotate", String.join("\n",
         "Usage: keyring rotate --in FILE [--out FILE] [--activate-in DURATION] [--max-token-lifetime DURATION]",
-        "                      [--grace DURATION] [--alg ALG] [--kid KID] [--refresh-interval DURATION] [--force]",
+        "                      [--grace DURATION] [--alg ALG] [--kid KID] [--refresh-interval DURATION]",
+        "                      [--jwks-url URL | --jwks-max-age DURATION] [--force]",
         "                      [" + SECRET_READ_FLAGS + "] [--encrypt] [--iterations N] [--max-iterations N]",
         "",
         "Adds a new key, published now, that starts signing --activate-in after the new file is in",
@@ -64,7 +65,8 @@ public final class KeyringCli {
         "later, so tokens they signed keep verifying until they lapse. Keys that expired more than",
         "--grace ago are dropped. Every node holding the file agrees on the signing key from the clock",
         "alone; publish the file to all nodes well within --activate-in. A lead shorter than",
-        "2 x --refresh-interval + 5s is refused unless --force.",
+        "2 x --refresh-interval + 5s is refused unless --force; for ES256 and EdDSA keys, whose public",
+        "keys verifiers fetch over HTTP, the JWKS max-age comes on top (5m assumed unless given).",
         "",
         "  --in FILE                      the key file; rewritten in place unless --out is given",
         "  --out FILE                     where to write the result (owner-only)",
@@ -72,6 +74,10 @@ public final class KeyringCli {
         "                                 new file is in place (default 24h); e.g. 30m, 24h, 7d",
         "  --refresh-interval DURATION    how often the nodes re-read the file (default 5s, the keyring's",
         "                                 file poll); sets the minimum --activate-in",
+        "  --jwks-url URL                 the live JWKS endpoint publishing these keys: its Cache-Control",
+        "                                 max-age (read with one GET) adds to the minimum --activate-in",
+        "  --jwks-max-age DURATION        that max-age, given instead of fetched (default 5m, the",
+        "                                 JwksServlet and Boot default); ES256 and EdDSA keys only",
         "  --force                        accept an --activate-in below that minimum",
         "  --max-token-lifetime DURATION  the longest lifetime of a token (default 24h)",
         "  --grace DURATION               how long expired keys are kept before being dropped (default 7d)",
@@ -245,7 +251,7 @@ public final class KeyringCli {
   // ---- helpers shared by the commands ------------------------------------------------------
 
   static void warnIfExposed(Path in, Loaded loaded, PrintStream err) {
-    if (!loaded.encrypted && KeyFiles.readableByOthers(in)) {
+    if (!loaded.encrypted() && KeyFiles.readableByOthers(in)) {
       err.println("keyring: warning: " + in + " holds plain keys and is readable by others; chmod 600 it");
     }
   }

@@ -5,9 +5,7 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.internal.Retirement;
 import dev.sessionless.keyring.internal.cli.KeyFiles.Loaded;
-import dev.sessionless.keyring.internal.cli.KeyFiles.Protection;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,29 +24,25 @@ final class ListKeys {
   private ListKeys() {}
 
   static int run(Options o, PrintStream out, PrintStream err, Map<String, String> env, Instant now) {
-    Path in = o.requirePath("--in");
-    try (Protection protection = o.readProtection(env)) {
-      Loaded loaded = KeyFiles.read(in, protection);
-      KeyringCli.warnIfExposed(in, loaded, err);
-      KeySet keys = loaded.keys;
-      Map<Algorithm, TokenKey> signing = new HashMap<>();
-      for (Algorithm a : Algorithm.values()) {
-        keys.signingKey(a, now).ifPresent(k -> signing.put(a, k));
-      }
-      int kidWidth = Math.max(3, keys.keys().stream().mapToInt(k -> k.kid().length()).max().orElse(3));
-      Duration maxLifetime = o.duration("--max-token-lifetime").orElse(KeyringCli.DEFAULT_MAX_TOKEN_LIFETIME);
-      String format = "%-" + kidWidth + "s  %-5s  %-7s  %-20s  %-20s  %-20s  %-20s  %s%n";
-      out.printf(Locale.ROOT, "%s: %d key(s)%s, status at %s%n", in, keys.keys().size(),
-          loaded.encrypted ? ", encrypted" : "", now);
-      out.printf(Locale.ROOT, format, "KID", "ALG", "STATUS", "PUBLISHED", "ACTIVATES", "RETIRES", "EXPIRES",
-          "SAFE-TO-DELETE");
-      List<TokenKey> sorted = new ArrayList<>(keys.keys());
-      sorted.sort(Comparator.comparing((TokenKey k) -> k.activates().orElse(Instant.MIN)).thenComparing(TokenKey::kid));
-      for (TokenKey k : sorted) {
-        out.printf(Locale.ROOT, format, k.kid(), k.algorithm().joseName(), status(k, signing, now),
-            show(k.published()), show(k.activates()), show(k.retires()), show(k.expires()),
-            safeToDelete(k, maxLifetime, now));
-      }
+    Loaded loaded = KeyFiles.readIn(o, env, err);
+    KeySet keys = loaded.keys();
+    Map<Algorithm, TokenKey> signing = new HashMap<>();
+    for (Algorithm a : Algorithm.values()) {
+      keys.signingKey(a, now).ifPresent(k -> signing.put(a, k));
+    }
+    int kidWidth = Math.max(3, keys.keys().stream().mapToInt(k -> k.kid().length()).max().orElse(3));
+    Duration maxLifetime = o.duration("--max-token-lifetime").orElse(KeyringCli.DEFAULT_MAX_TOKEN_LIFETIME);
+    String format = "%-" + kidWidth + "s  %-5s  %-7s  %-20s  %-20s  %-20s  %-20s  %s%n";
+    out.printf(Locale.ROOT, "%s: %d key(s)%s, status at %s%n", o.requirePath("--in"), keys.keys().size(),
+        loaded.encrypted() ? ", encrypted" : "", now);
+    out.printf(Locale.ROOT, format, "KID", "ALG", "STATUS", "PUBLISHED", "ACTIVATES", "RETIRES", "EXPIRES",
+        "SAFE-TO-DELETE");
+    List<TokenKey> sorted = new ArrayList<>(keys.keys());
+    sorted.sort(Comparator.comparing((TokenKey k) -> k.activates().orElse(Instant.MIN)).thenComparing(TokenKey::kid));
+    for (TokenKey k : sorted) {
+      out.printf(Locale.ROOT, format, k.kid(), k.algorithm().joseName(), status(k, signing, now),
+          show(k.published()), show(k.activates()), show(k.retires()), show(k.expires()),
+          safeToDelete(k, maxLifetime, now));
     }
     return KeyringCli.OK;
   }

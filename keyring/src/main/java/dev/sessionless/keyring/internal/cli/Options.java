@@ -22,7 +22,7 @@ final class Options {
           "--kek-env", "--iterations"),
       "rotate", Set.of("--in", "--out", "--activate-in", "--max-token-lifetime", "--grace", "--alg", "--kid",
           "--password-env", "--password-file", "--kek-env", "--encrypt", "--iterations", "--max-iterations",
-          "--refresh-interval", "--force"),
+          "--refresh-interval", "--jwks-url", "--jwks-max-age", "--force"),
       "list", Set.of("--max-token-lifetime"),
       "delete", Set.of("--out", "--kid", "--max-token-lifetime", "--force", "--iterations"),
       "public", Set.of("--out"),

@@ -2,8 +2,6 @@ package dev.sessionless.keyring.internal.cli;
 
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
-import dev.sessionless.keyring.internal.cli.KeyFiles.Loaded;
-import dev.sessionless.keyring.internal.cli.KeyFiles.Protection;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -20,26 +18,23 @@ final class PublicJwks {
   private PublicJwks() {}
 
   static int run(Options o, PrintStream out, PrintStream err, Map<String, String> env, Instant now) {
-    Path in = o.requirePath("--in");
-    try (Protection protection = o.readProtection(env)) {
-      Loaded loaded = KeyFiles.read(in, protection);
-      List<TokenKey> published = new ArrayList<>();
-      for (TokenKey k : loaded.keys.keys()) {
-        if (!k.algorithm().isSymmetric() && k.verifiesAt(now)) {
-          published.add(k.publicOnly());
-        }
+    List<TokenKey> published = new ArrayList<>();
+    for (TokenKey k : KeyFiles.readIn(o, env, err).keys().keys()) {
+      if (!k.algorithm().isSymmetric() && k.verifiesAt(now)) {
+        published.add(k.publicOnly());
       }
-      if (published.isEmpty()) {
-        err.println("keyring: note: " + in + " holds no unexpired ES256 or EdDSA key; the public JWKS is empty");
-      }
-      String jwks = KeySet.of(published).toPublicJwks();
-      Optional<Path> target = o.path("--out");
-      if (target.isPresent()) {
-        KeyFiles.writePublic(target.get(), jwks + "\n");
-        out.println("wrote " + published.size() + " public key(s) to " + target.get());
-      } else {
-        out.println(jwks);
-      }
+    }
+    if (published.isEmpty()) {
+      err.println("keyring: note: " + o.requirePath("--in") + " holds no unexpired ES256 or EdDSA key; the public "
+          + "JWKS is empty");
+    }
+    String jwks = KeySet.of(published).toPublicJwks();
+    Optional<Path> target = o.path("--out");
+    if (target.isPresent()) {
+      KeyFiles.writePublic(target.get(), jwks + "\n");
+      out.println("wrote " + published.size() + " public key(s) to " + target.get());
+    } else {
+      out.println(jwks);
     }
     return KeyringCli.OK;
   }

@@ -7,8 +7,6 @@ import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.KeyringException.Reason;
 import dev.sessionless.keyring.PublishedRevocations;
-import dev.sessionless.keyring.internal.cli.KeyFiles.Loaded;
-import dev.sessionless.keyring.internal.cli.KeyFiles.Protection;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -54,32 +52,28 @@ final class Revocations {
     String audience = o.require("--audience");
     Duration validFor = o.duration("--valid-for").orElse(DEFAULT_VALID_FOR);
     if (validFor.compareTo(Duration.ofSeconds(1)) < 0 || validFor.toNanos() % 1_000_000_000L != 0) {
-      throw new UsageException("--valid-for must be whole seconds, at least 1s, got " + Rotate.show(validFor));
+      throw new UsageException("--valid-for must be whole seconds, at least 1s, got " + Durations.show(validFor));
     }
     Map<String, Instant> sessions = new LinkedHashMap<>();
     Map<String, List<Instant>> subjects = new LinkedHashMap<>();
     readList(listFile, sessions, subjects);
-    try (Protection protection = o.readProtection(env)) {
-      Loaded loaded = KeyFiles.read(in, protection);
-      KeyringCli.warnIfExposed(in, loaded, err);
-      KeySet keys = loaded.keys;
-      TokenKey signer = signer(o, keys, in, now);
-      if (signer.algorithm() == Algorithm.DIR_A256GCM) {
-        throw new KeyringException(Reason.CONFIGURATION, "key " + signer.kid() + " encrypts (dir): a revocation"
-            + " list is signed; name an HS256, HS384, HS512, ES256 or EdDSA key with --kid or --alg");
-      }
-      TokenCodec codec = TokenCodec.builder().keys(KeySet.of(signer)).algorithm(signer.algorithm())
-          .issuer(issuer).audience(audience).tokenType(PublishedRevocations.TOKEN_TYPE).timeToLive(validFor)
-          .clock(Clock.fixed(now, java.time.ZoneOffset.UTC)).build();
-      String list = PublishedRevocations.sign(codec, sessions, subjects, Clock.fixed(now, java.time.ZoneOffset.UTC));
-      long liveSessions = sessions.values().stream().filter(u -> !u.isBefore(now)).count();
-      long liveSubjects = subjects.values().stream().filter(p -> !p.get(1).isBefore(now)).count();
-      KeyFiles.writePublic(target, list + "\n");
-      long dropped = sessions.size() + subjects.size() - liveSessions - liveSubjects;
-      out.println("signed " + liveSessions + " session(s) and " + liveSubjects + " subject(s) with " + signer.kid()
-          + " (" + signer.algorithm().joseName() + ")" + (dropped > 0 ? ", " + dropped + " past their until left out" : ""));
-      out.println("wrote " + target + ", valid until " + now.plus(validFor) + ": publish it again before then");
+    KeySet keys = KeyFiles.readIn(o, env, err).keys();
+    TokenKey signer = signer(o, keys, in, now);
+    if (signer.algorithm() == Algorithm.DIR_A256GCM) {
+      throw new KeyringException(Reason.CONFIGURATION, "key " + signer.kid() + " encrypts (dir): a revocation"
+          + " list is signed; name an HS256, HS384, HS512, ES256 or EdDSA key with --kid or --alg");
     }
+    TokenCodec codec = TokenCodec.builder().keys(KeySet.of(signer)).algorithm(signer.algorithm())
+        .issuer(issuer).audience(audience).tokenType(PublishedRevocations.TOKEN_TYPE).timeToLive(validFor)
+        .clock(Clock.fixed(now, java.time.ZoneOffset.UTC)).build();
+    String list = PublishedRevocations.sign(codec, sessions, subjects, Clock.fixed(now, java.time.ZoneOffset.UTC));
+    long liveSessions = sessions.values().stream().filter(u -> !u.isBefore(now)).count();
+    long liveSubjects = subjects.values().stream().filter(p -> !p.get(1).isBefore(now)).count();
+    KeyFiles.writePublic(target, list + "\n");
+    long dropped = sessions.size() + subjects.size() - liveSessions - liveSubjects;
+    out.println("signed " + liveSessions + " session(s) and " + liveSubjects + " subject(s) with " + signer.kid()
+        + " (" + signer.algorithm().joseName() + ")" + (dropped > 0 ? ", " + dropped + " past their until left out" : ""));
+    out.println("wrote " + target + ", valid until " + now.plus(validFor) + ": publish it again before then");
     return KeyringCli.OK;
   }
 

@@ -34,25 +34,14 @@ import java.util.Optional;
  * that read the earlier file holds the same key material under the same kid, only with an
  * earlier activation, and it reads the later file within its refresh interval.
  *
- * <p><b>A safe minimum lead.</b> Without {@code --force}, a lead shorter than twice the nodes'
- * refresh interval plus {@link #MARGIN} is refused: a node may have checked the file just before
- * it changed, and must then see it at its next check, with room for clock skew between nodes and
- * the node's own decryption.
+ * <p><b>A safe minimum lead.</b> Without {@code --force}, a lead shorter than {@link SafeLead}
+ * allows is refused: the nodes' file refresh interval and, for published keys, the JWKS max-age.
  */
 final class Rotate {
-  /** The refresh interval assumed without {@code --refresh-interval}: the keyring's default file poll. */
-  static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(5);
-  /** Added to twice the refresh interval: clock skew between nodes, the node's decryption and scheduling. */
-  static final Duration MARGIN = Duration.ofSeconds(5);
   /** Writes tried before giving up on a lead eaten by slow writes. */
   static final int ATTEMPTS = 3;
 
   private Rotate() {}
-
-  /** The shortest lead accepted without {@code --force} for nodes refreshing every {@code refresh}. */
-  static Duration minimumLead(Duration refresh) {
-    return refresh.multipliedBy(2).plus(MARGIN);
-  }
 
   static int run(Options o, PrintStream out, PrintStream err, Map<String, String> env, Clock clock,
       Instant now) {
@@ -62,37 +51,23 @@ final class Rotate {
     Duration activateIn = o.duration("--activate-in").orElse(KeyringCli.DEFAULT_ACTIVATE_IN);
     Duration maxLifetime = o.duration("--max-token-lifetime").orElse(KeyringCli.DEFAULT_MAX_TOKEN_LIFETIME);
     Duration grace = o.duration("--grace").orElse(KeyringCli.DEFAULT_GRACE);
-    Duration refresh = o.duration("--refresh-interval").orElse(DEFAULT_REFRESH_INTERVAL);
-    if (refresh.isZero()) {
-      throw new UsageException("--refresh-interval must be positive");
-    }
-    Duration minimum = minimumLead(refresh);
-    if (activateIn.compareTo(minimum) < 0) {
-      if (!o.has("--force")) {
-        throw new UsageException("--activate-in " + show(activateIn) + " is shorter than the safe minimum of "
-            + show(minimum) + " (2 x --refresh-interval " + show(refresh) + " + " + show(MARGIN) + "): a node that "
-            + "has not read the new file when the key activates rejects the tokens it signs. Give a longer "
-            + "--activate-in, the nodes' real --refresh-interval, or --force");
-      }
-      err.println("keyring: warning: --activate-in " + show(activateIn) + " is below the safe minimum of "
-          + show(minimum) + " (--force): nodes that have not read the file in time reject the new key's tokens");
-    }
     try (Protection protection = o.readProtection(env)) {
       Loaded loaded = KeyFiles.read(in, protection);
       Duration readTook = nonNegative(Duration.between(started, clock.instant()));
-      if (!loaded.encrypted && !protection.isNone() && !o.has("--encrypt")) {
+      if (!loaded.encrypted() && !protection.isNone() && !o.has("--encrypt")) {
         throw new UsageException(in + " is not encrypted: add --encrypt to encrypt the result with "
             + protection.describe() + ", or leave out " + protection.source());
       }
       KeyringCli.warnIfExposed(in, loaded, err);
-      KeySet keys = loaded.keys;
+      KeySet keys = loaded.keys();
       Algorithm alg = o.algorithm().orElseGet(() -> currentAlgorithm(keys, now));
+      checkLead(activateIn, SafeLead.of(o, alg, keys, now, err), o.has("--force"), err);
       String kid = o.kid().orElseGet(() -> Init.newKid(alg, now, keys));
       if (keys.key(kid).isPresent()) {
         throw new KeyringException(Reason.CONFIGURATION, "the kid " + kid + " is already in " + in);
       }
       TokenKey fresh = TokenKey.generate(kid, alg); // one key for every attempt: rewrites stay safe
-      boolean encrypt = loaded.encrypted || o.has("--encrypt");
+      boolean encrypt = loaded.encrypted() || o.has("--encrypt");
       Duration estimate = readTook.multipliedBy(2);
       for (int attempt = 1; ; attempt++) {
         Instant before = clock.instant();
@@ -104,23 +79,38 @@ final class Rotate {
         Duration lead = Duration.between(placed, activation);
         if (lead.compareTo(activateIn) >= 0) {
           out.println("added " + kid + " (" + alg.joseName() + "), published " + now + ", signs from " + activation
-              + " (" + show(lead) + " after the file was in place at " + placed.truncatedTo(ChronoUnit.SECONDS) + ")");
+              + " (" + Durations.show(lead) + " after the file was in place at " + placed.truncatedTo(ChronoUnit.SECONDS) + ")");
           report.forEach(out::println);
           out.println("wrote " + target + (encrypt ? " (encrypted, owner-only)" : " (owner-only)"));
           return KeyringCli.OK;
         }
         Duration took = nonNegative(Duration.between(before, placed));
         if (attempt == ATTEMPTS) {
-          throw new KeyringException(Reason.UNAVAILABLE, "writing " + target + " took " + show(took) + ", so the new key "
-              + kid + " in it signs only " + show(lead) + " after the file was in place, less than --activate-in "
-              + show(activateIn) + ", after " + ATTEMPTS + " attempts. Run rotate again on " + target
+          throw new KeyringException(Reason.UNAVAILABLE, "writing " + target + " took " + Durations.show(took) + ", so the new key "
+              + kid + " in it signs only " + Durations.show(lead) + " after the file was in place, less than --activate-in "
+              + Durations.show(activateIn) + ", after " + ATTEMPTS + " attempts. Run rotate again on " + target
               + " once the machine is less busy, or give a longer --activate-in");
         }
-        err.println("keyring: note: writing took " + show(took) + ", longer than estimated, leaving only " + show(lead)
+        err.println("keyring: note: writing took " + Durations.show(took) + ", longer than estimated, leaving only " + Durations.show(lead)
             + " of lead; rewriting " + target + " with the same key activating later");
         estimate = took.multipliedBy(2).plusSeconds(1);
       }
     }
+  }
+
+  /** Refuses a lead below the safe minimum, or with {@code --force} warns of it. */
+  private static void checkLead(Duration activateIn, SafeLead safe, boolean force, PrintStream err) {
+    if (activateIn.compareTo(safe.minimum) >= 0) {
+      return;
+    }
+    if (!force) {
+      throw new UsageException("--activate-in " + Durations.show(activateIn) + " is shorter than the safe minimum of "
+          + Durations.show(safe.minimum) + " (" + safe.why + "): a node that has not got the new key when it "
+          + "activates rejects the tokens it signs. Give --activate-in " + Durations.show(safe.minimum)
+          + " or more, the nodes' real --refresh-interval (and --jwks-max-age or --jwks-url), or --force");
+    }
+    err.println("keyring: warning: --activate-in " + Durations.show(activateIn) + " is below the safe minimum of "
+        + Durations.show(safe.minimum) + " (--force): nodes that have not got the new key in time reject its tokens");
   }
 
   /** The rotated key set: expired keys past grace dropped, keys signing by then retired at {@code activation}. */
@@ -156,32 +146,6 @@ final class Rotate {
 
   private static Duration nonNegative(Duration d) {
     return d.isNegative() ? Duration.ZERO : d;
-  }
-
-  /** A duration as people write it: {@code 15s}, {@code 1m30s}, {@code 2.5s}. */
-  static String show(Duration d) {
-    if (d.isNegative()) {
-      return "-" + show(d.negated());
-    }
-    long s = d.getSeconds();
-    int millis = d.getNano() / 1_000_000;
-    StringBuilder sb = new StringBuilder();
-    if (s >= 3600) {
-      sb.append(s / 3600).append('h');
-      s %= 3600;
-    }
-    if (s >= 60) {
-      sb.append(s / 60).append('m');
-      s %= 60;
-    }
-    if (s > 0 || millis > 0 || sb.length() == 0) {
-      sb.append(s);
-      if (millis > 0) {
-        sb.append('.').append(String.format(java.util.Locale.ROOT, "%03d", millis).replaceAll("0+$", ""));
-      }
-      sb.append('s');
-    }
-    return sb.toString();
   }
 
   /** The algorithm of the key signing now (the latest activated, if several), else HS256. */

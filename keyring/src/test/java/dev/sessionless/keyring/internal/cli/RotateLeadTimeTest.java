@@ -208,6 +208,6 @@ class RotateLeadTimeTest {
     Result slow = run(clock, "rotate", "--in", file.toString(), "--refresh-interval", "2m", "--activate-in", "4m");
     assertEquals(KeyringCli.USAGE, slow.code, "nodes polling every 2m need 4m5s");
     assertTrue(slow.err.contains("4m5s"), slow.err);
-    assertEquals(Duration.ofSeconds(15), Rotate.minimumLead(Rotate.DEFAULT_REFRESH_INTERVAL));
+    assertEquals(Duration.ofSeconds(15), SafeLead.forFile(SafeLead.DEFAULT_REFRESH_INTERVAL));
   }
 }
