@@ -223,16 +223,7 @@ public final class EncryptedJwks {
       throw new IllegalArgumentException("maxIterations must be in " + MIN_ITERATIONS + ".."
           + MAX_WRITE_ITERATIONS + ", got " + maxIterations);
     }
-    KeyFileJwe c = KeyFileJwe.parse(jwe);
-    String alg = c.alg();
-    if (KW_ALG.equals(alg)) {
-      throw new KeyringException(Reason.DECRYPTION_FAILED,
-          "the key file is encrypted with a key-encryption key (A256KW), not a password");
-    }
-    if (!PBES2_ALG.equals(alg)) {
-      throw unsupportedAlg(alg);
-    }
-    c.checkHeader(PBES2_MEMBERS);
+    KeyFileJwe c = parse(jwe, PBES2_ALG, PBES2_MEMBERS);
     JsonNode p2c = c.member("p2c");
     if (p2c == null || !p2c.isIntegralNumber()) {
       throw new KeyringException(Reason.MALFORMED, "the key file header has no integer \"p2c\"");
@@ -286,17 +277,7 @@ public final class EncryptedJwks {
   public static KeySet decrypt(String jwe, byte[] keyEncryptionKey) {
     Objects.requireNonNull(jwe, "jwe");
     checkKek(keyEncryptionKey);
-    KeyFileJwe c = KeyFileJwe.parse(jwe);
-    String alg = c.alg();
-    if (PBES2_ALG.equals(alg)) {
-      throw new KeyringException(Reason.DECRYPTION_FAILED,
-          "the key file is encrypted with a password (PBES2), not a key-encryption key");
-    }
-    if (!KW_ALG.equals(alg)) {
-      throw unsupportedAlg(alg);
-    }
-    c.checkHeader(KW_MEMBERS);
-    return c.open(keyEncryptionKey);
+    return parse(jwe, KW_ALG, KW_MEMBERS).open(keyEncryptionKey);
   }
 
   /**
@@ -328,6 +309,25 @@ public final class EncryptedJwks {
   }
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  /**
+   * The key file, with its header checked for {@code alg} and its {@code members}: a file of the
+   * other algorithm is the wrong kind of secret ({@code DECRYPTION_FAILED}), any other unsupported.
+   */
+  private static KeyFileJwe parse(String jwe, String alg, Set<String> members) {
+    KeyFileJwe c = KeyFileJwe.parse(jwe);
+    String found = c.alg();
+    if (!alg.equals(found)) {
+      if (PBES2_ALG.equals(found) || KW_ALG.equals(found)) {
+        throw new KeyringException(Reason.DECRYPTION_FAILED, PBES2_ALG.equals(found)
+            ? "the key file is encrypted with a password (PBES2), not a key-encryption key"
+            : "the key file is encrypted with a key-encryption key (A256KW), not a password");
+      }
+      throw unsupportedAlg(found);
+    }
+    c.checkHeader(members);
+    return c;
+  }
 
   private static KeyringException unsupportedAlg(String alg) {
     return new KeyringException(Reason.MALFORMED, "the key file uses the unsupported algorithm \""

@@ -1,7 +1,6 @@
 package dev.sessionless.keyring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
@@ -9,26 +8,22 @@ import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
-import dev.sessionless.testing.ReadmeBlocks;
-import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the README's key-file example compiling and true (the code between the markers is the
- * README's, line for line), and pins the public surface of the key-file classes.
+ * The key-file classes together (an encrypted key set, a PEM key, a codec over both), and their
+ * public surface. The README's one example is the live keyring's (LiveKeyringReadmeExampleTest).
  */
 class KeyFilesReadmeExampleTest {
   @Test
-  void readmeExampleRuns() throws Exception {
+  void anEncryptedKeySetAndAPemKeySignTogether() throws Exception {
     char[] password = "correct horse battery staple".toCharArray();
     Path pemFile = Path.of(KeyFilesReadmeExampleTest.class.getResource("/pem/ec-p256-pkcs8.pem").toURI());
-    // key-files-example:start
     KeySet keys = KeySet.of(TokenKey.generate("2026-11", Algorithm.ES256));
     String jwe = EncryptedJwks.encrypt(keys, password);      // PBES2-HS512+A256KW, A256GCM
     KeySet back = EncryptedJwks.decrypt(jwe, password);      // or KeyringException with a reason
@@ -37,20 +32,10 @@ class KeyFilesReadmeExampleTest {
     TokenCodec codec = TokenCodec.builder().keys(back.with(fromPem)).algorithm(Algorithm.ES256)
         .issuer("https://shop.example").audience("shop").timeToLive(Duration.ofMinutes(30))
         .build();
-    // key-files-example:end
     assertTrue(EncryptedJwks.isEncrypted(jwe));
     assertTrue(keys.keys().get(0).sameAs(back.key("2026-11").orElseThrow()));
     String token = codec.encode(Claims.builder().build());
     assertEquals("pem-2026", codec.decode(token).keyId(), "the PEM key activated last, so it signs");
-  }
-
-  @Test
-  void keyringReadmeShowsExactlyTheCodeThisTestRuns() throws IOException {
-    List<String> tested = ReadmeBlocks.java(
-        Path.of("src/test/java/dev/sessionless/keyring/KeyFilesReadmeExampleTest.java"), "key-files-example");
-    List<String> shown = ReadmeBlocks.markdown(Path.of("README.md"), "key-files-example");
-    assertFalse(shown.isEmpty(), "README.md has no key-files-example block");
-    assertEquals(tested, shown, "README.md drifted from KeyFilesReadmeExampleTest");
   }
 
   @Test

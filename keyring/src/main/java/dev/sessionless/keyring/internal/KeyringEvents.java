@@ -19,6 +19,7 @@ import jdk.jfr.StackTrace;
  * thread only (and {@code build()}).
  */
 public final class KeyringEvents {
+  // JFR reads each event's annotations and fields from the event class itself, so the two events repeat them.
   /** A check of a file, environment or in-code source. */
   @Name("dev.sessionless.KeyRefresh")
   @Label("Key Refresh")
