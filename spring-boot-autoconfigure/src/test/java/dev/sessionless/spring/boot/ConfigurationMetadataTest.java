@@ -10,6 +10,9 @@ import tools.jackson.databind.json.JsonMapper;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -34,6 +37,40 @@ class ConfigurationMetadataTest {
         expected);
     assertEquals(expected, described.keySet());
     described.forEach((name, text) -> assertFalse(text.isBlank(), name + " has no description"));
+  }
+
+  /**
+   * The property names, types, defaults and descriptions are those of 0.1 (recorded from the
+   * metadata main generated before the properties classes were split): moving a group to a class
+   * of its own must not change what an application writes or what its IDE shows. The only
+   * difference allowed is the renamed enum and element classes listed in CHANGES.md.
+   */
+  @Test
+  void splittingThePropertiesClassesKeepsEveryKeyTypeDefaultAndDescription() throws Exception {
+    Map<String, String> renamed = Map.of();
+    List<String> recorded = new ArrayList<>();
+    try (InputStream in = getClass().getResourceAsStream("configuration-metadata-0.1.tsv")) {
+      assertNotNull(in, "the recorded metadata is missing");
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        String[] f = line.split("\t", -1);
+        recorded.add(f[0] + "\t" + renamed.getOrDefault(f[1], f[1]) + "\t" + f[2] + "\t" + f[3]);
+      }
+    }
+    List<String> generated = new ArrayList<>();
+    for (JsonNode p : metadata().get("properties")) {
+      JsonNode d = p.get("defaultValue");
+      generated.add(p.get("name").asString() + "\t" + p.path("type").asString("") + "\t"
+          + (d == null ? "" : d.toString()) + "\t" + p.path("description").asString(""));
+    }
+    generated.sort(null);
+    assertEquals(String.join("\n", recorded), String.join("\n", generated));
+  }
+
+  private JsonNode metadata() throws Exception {
+    try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      assertNotNull(in, "spring-configuration-metadata.json was not generated");
+      return JsonMapper.builder().build().readTree(in);
+    }
   }
 
   @Test
