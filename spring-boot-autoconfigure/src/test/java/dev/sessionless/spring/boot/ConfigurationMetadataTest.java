@@ -17,8 +17,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The generated configuration metadata (IDE completion) lists every property, each described. */
+@Timeout(30)
 class ConfigurationMetadataTest {
   @Test
   void generatedMetadataHasEveryPropertyWithADescription() throws Exception {
@@ -32,9 +34,8 @@ class ConfigurationMetadataTest {
       described.put(p.get("name").asString(), p.path("description").asString(""));
     }
     TreeSet<String> expected = new TreeSet<>();
-    walk("sessionless", SessionlessProperties.class, SessionlessProperties.class, expected);
-    walk("sessionless.propagation", SessionlessPropagationProperties.class, SessionlessPropagationProperties.class,
-        expected);
+    walk("sessionless", SessionlessProperties.class, expected);
+    walk("sessionless.propagation", SessionlessPropagationProperties.class, expected);
     assertEquals(expected, described.keySet());
     described.forEach((name, text) -> assertFalse(text.isBlank(), name + " has no description"));
   }
@@ -47,7 +48,13 @@ class ConfigurationMetadataTest {
    */
   @Test
   void splittingThePropertiesClassesKeepsEveryKeyTypeDefaultAndDescription() throws Exception {
-    Map<String, String> renamed = Map.of();
+    Map<String, String> renamed = Map.of(
+        "dev.sessionless.spring.boot.SessionlessProperties$Redis$OnStale",
+        "dev.sessionless.spring.boot.RevocationProperties$Redis$OnStale",
+        "dev.sessionless.spring.boot.SessionlessProperties$Revocation$Type",
+        "dev.sessionless.spring.boot.RevocationProperties$Type",
+        "java.util.List<dev.sessionless.spring.boot.SessionlessPropagationProperties$Issuer>",
+        "java.util.List<dev.sessionless.spring.boot.PropagationReceiveProperties$Issuer>");
     List<String> recorded = new ArrayList<>();
     try (InputStream in = getClass().getResourceAsStream("configuration-metadata-0.1.tsv")) {
       assertNotNull(in, "the recorded metadata is missing");
@@ -90,12 +97,13 @@ class ConfigurationMetadataTest {
     throw new AssertionError("no sessionless.algorithm in the metadata");
   }
 
-  /** Every bean property, leaves only: nested classes of {@code root} are walked. */
-  private static void walk(String prefix, Class<?> type, Class<?> root, TreeSet<String> out) throws Exception {
+  /** Every bean property, leaves only: the property group classes of this package are walked. */
+  private static void walk(String prefix, Class<?> type, TreeSet<String> out) throws Exception {
     for (PropertyDescriptor d : Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()) {
       String name = prefix + "." + d.getName().replaceAll("([A-Z])", "-$1").toLowerCase();
-      if (d.getPropertyType().getEnclosingClass() == root) {
-        walk(name, d.getPropertyType(), root, out);
+      Class<?> t = d.getPropertyType();
+      if (t.getPackageName().equals(SessionlessProperties.class.getPackageName()) && !t.isEnum()) {
+        walk(name, t, out);
       } else {
         out.add(name);
       }
