@@ -22,7 +22,7 @@ public class CookieProperties {
   /** The cookie's Max-Age; a browser-session cookie when unset. */
   private Duration maxAge;
 
-  /** How many cookies a token may be split across, 1 to 16 (default 4). */
+  /** How many cookies a token may be split across, 1 to 16 (default 1: not split). */
   private Integer maxChunks;
 
   /**
@@ -95,7 +95,7 @@ public class CookieProperties {
     this.maxAge = maxAge;
   }
 
-  /** The most cookies a token may be split across, or {@code null} for the default (4). */
+  /** The most cookies a token may be split across, or {@code null} for the default (1). */
   public Integer getMaxChunks() {
     return maxChunks;
   }
