@@ -10,12 +10,16 @@ import tools.jackson.databind.json.JsonMapper;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -73,6 +77,43 @@ class ConfigurationMetadataTest {
     }
     generated.sort(null);
     assertEquals(String.join("\n", recorded), String.join("\n", generated));
+  }
+
+  /**
+   * The README's settings tables name every property: a row's first cell holds the full name and
+   * may add siblings as {@code / `.name`}; {@code [N]} and {@code .AUDIENCE} stand for a list index
+   * and a map key.
+   */
+  @Test
+  void theReadmeSettingsTablesNameEveryProperty() throws Exception {
+    TreeSet<String> named = new TreeSet<>();
+    for (String line : Files.readAllLines(Path.of("README.md"))) {
+      if (!line.startsWith("| `sessionless.")) {
+        continue;
+      }
+      Matcher m = Pattern.compile("`([^`]+)`").matcher(line.split("\\|")[1]);
+      String first = null;
+      while (m.find()) {
+        String name = m.group(1).replace("[N]", "").replace(".AUDIENCE", "");
+        if (first == null) {
+          first = name;
+          named.add(name);
+        } else if (name.startsWith(".")) {
+          named.add(first.substring(0, first.lastIndexOf('.')) + name);
+        }
+      }
+    }
+    TreeSet<String> properties = new TreeSet<>();
+    for (JsonNode p : metadata().get("properties")) {
+      String name = p.get("name").asString();
+      // a list of objects is named by its elements' properties
+      if (!name.equals("sessionless.propagation.receive.issuers")) {
+        properties.add(name);
+      }
+    }
+    TreeSet<String> missing = new TreeSet<>(properties);
+    missing.removeAll(named);
+    assertEquals(new TreeSet<>(), missing, "README.md has no row for these properties");
   }
 
   private JsonNode metadata() throws Exception {
