@@ -2,27 +2,16 @@ package dev.sessionless.keyring;
 
 import dev.sessionless.core.internal.BuilderChecks;
 import dev.sessionless.keyring.internal.HttpSource;
-import dev.sessionless.core.Algorithm;
-import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
-import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -72,32 +61,20 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
     FAIL_CLOSED
   }
 
-  private final URI url;
-  private final Path file;
+  private final RevocationListSource source;
   private final TokenCodec reader;
   private final Clock clock;
   private final OnStale onStale;
-  private final HttpClient http;
-  private final Duration timeout;
   private final ScheduledExecutorService poller;
   private volatile RevocationStore copy;
   private volatile long copyExpires;
   private volatile boolean stale;
-  private String etag;
-  private String fileStamp;
 
   private PublishedRevocations(Builder b) {
-    this.url = b.url;
-    this.file = b.file;
     this.clock = b.clock;
     this.onStale = b.onStale;
-    this.timeout = b.timeout;
-    // Any signing algorithm of the key set: the decoder binds each token's alg to its key's.
-    this.reader = TokenCodec.builder().keys(b.keys).issuer(b.issuer).audience(b.audience).tokenType(TOKEN_TYPE)
-        .acceptAlgorithms(Algorithm.HS256, Algorithm.HS384, Algorithm.HS512, Algorithm.ES256, Algorithm.EDDSA)
-        .timeToLive(Duration.ofMinutes(1)).maxTokenLength(MAX_BYTES).verificationCache(0).clock(b.clock).build();
-    this.http = url == null ? null : HttpClient.newBuilder().connectTimeout(b.timeout)
-        .followRedirects(HttpClient.Redirect.NEVER).build();
+    this.reader = RevocationListFormat.reader(b.keys, b.issuer, b.audience, MAX_BYTES, b.clock);
+    this.source = new RevocationListSource(b.url, b.file, b.timeout, MAX_BYTES);
     refresh(); // the list is required at start: a node never starts without one
     this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "sessionless-revocation-list");
@@ -124,27 +101,7 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
    */
   public static String sign(TokenCodec codec, Map<String, Instant> sessions, Map<String, List<Instant>> subjects,
       Clock clock) {
-    if (!codec.tokenType().equals(Optional.of(TOKEN_TYPE))) {
-      throw new IllegalArgumentException("sign a revocation list with a codec built with tokenType(\""
-          + TOKEN_TYPE + "\"), so that it is never read as another kind of token");
-    }
-    long now = clock.instant().getEpochSecond();
-    Map<String, Long> s = new LinkedHashMap<>();
-    sessions.forEach((id, until) -> {
-      if (until.getEpochSecond() >= now) {
-        s.put(id, until.getEpochSecond());
-      }
-    });
-    Map<String, List<Long>> u = new LinkedHashMap<>();
-    subjects.forEach((subject, pair) -> {
-      if (pair.size() != 2) {
-        throw new IllegalArgumentException("a subject's entry is [notBefore, until]");
-      }
-      if (pair.get(1).getEpochSecond() >= now) {
-        u.put(subject, List.of(pair.get(0).getEpochSecond(), pair.get(1).getEpochSecond()));
-      }
-    });
-    return codec.encode(Claims.builder().claim("s", s).claim("u", u).build());
+    return RevocationListFormat.sign(codec, sessions, subjects, clock);
   }
 
   @Override
@@ -184,10 +141,12 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
    */
   public synchronized void refresh() {
     try {
-      if (url != null) {
-        fetch();
-      } else {
-        readFile();
+      RevocationListSource.Fetched list = source.fetchIfChanged();
+      if (list != null) {
+        RevocationListFormat.Read read = RevocationListFormat.read(reader, list.text(), clock);
+        copy = read.store();
+        copyExpires = read.expiresEpochSecond();
+        source.accepted(list);
       }
     } finally {
       stale = copy == null || clock.instant().getEpochSecond() > copyExpires;
@@ -204,89 +163,7 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
   }
 
   private String describe() {
-    return url != null ? url.getScheme() + "://" + url.getAuthority() + url.getPath() : file.toString();
-  }
-
-  private void fetch() {
-    HttpRequest.Builder req = HttpRequest.newBuilder(url).timeout(timeout).GET();
-    if (etag != null) {
-      req.header("If-None-Match", etag);
-    }
-    try {
-      HttpResponse<InputStream> res = http.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
-      try (InputStream in = res.body()) {
-        if (res.statusCode() == 304) {
-          return;
-        }
-        if (res.statusCode() != 200) {
-          throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-              "the revocation list URL answered " + res.statusCode() + ": check the publisher");
-        }
-        byte[] body = in.readNBytes(MAX_BYTES + 1);
-        if (body.length > MAX_BYTES) {
-          throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-              "the revocation list is over " + MAX_BYTES + " bytes: refused");
-        }
-        String text = new String(body, StandardCharsets.US_ASCII).strip();
-        install(text);
-        etag = res.headers().firstValue("ETag").orElse(null);
-      }
-    } catch (IOException e) {
-      throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-          "the revocation list could not be fetched (" + e.getClass().getSimpleName() + "): check the URL", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KeyringException(KeyringException.Reason.UNAVAILABLE, "interrupted while fetching the list", e);
-    }
-  }
-
-  private void readFile() {
-    try {
-      long size = Files.size(file);
-      if (size > MAX_BYTES) {
-        throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-            "the revocation list file is over " + MAX_BYTES + " bytes: refused");
-      }
-      String stamp = size + "@" + Files.getLastModifiedTime(file).toMillis();
-      if (stamp.equals(fileStamp)) {
-        return;
-      }
-      String text = Files.readString(file, StandardCharsets.US_ASCII).strip();
-      install(text);
-      fileStamp = stamp;
-    } catch (IOException e) {
-      throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-          "the revocation list file could not be read (" + e.getClass().getSimpleName() + "): check the path", e);
-    }
-  }
-
-  /** Verifies the list and, if it is good, makes it the copy in use. */
-  private void install(String text) {
-    SessionToken list;
-    try {
-      list = reader.decode(text);
-    } catch (TokenException e) {
-      throw new KeyringException(KeyringException.Reason.MALFORMED, "the revocation list was refused ("
-          + e.reason() + "): it must be a " + TOKEN_TYPE + " signed by a key of the key set", e);
-    }
-    RevocationStore next = RevocationStore.inMemory(clock);
-    try {
-      Map<?, ?> s = list.claim("s", Map.class).orElse(Map.of());
-      for (Map.Entry<?, ?> e : s.entrySet()) {
-        next.revokeSession((String) e.getKey(), Instant.ofEpochSecond(((Number) e.getValue()).longValue()));
-      }
-      Map<?, ?> u = list.claim("u", Map.class).orElse(Map.of());
-      for (Map.Entry<?, ?> e : u.entrySet()) {
-        List<?> pair = (List<?>) e.getValue();
-        next.revokeSubject((String) e.getKey(), Instant.ofEpochSecond(((Number) pair.get(0)).longValue()),
-            Instant.ofEpochSecond(((Number) pair.get(1)).longValue()));
-      }
-    } catch (RuntimeException e) {
-      throw new KeyringException(KeyringException.Reason.MALFORMED,
-          "the revocation list is signed but malformed (" + e.getClass().getSimpleName() + "): check the publisher", e);
-    }
-    copy = next;
-    copyExpires = list.expiresAt().getEpochSecond();
+    return source.describe();
   }
 
   /** Stops the poller. */
