@@ -16,9 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A revocation list published as a file or at an HTTP(S) URL and polled like the JWKS: a
@@ -45,7 +48,10 @@ import java.util.concurrent.TimeUnit;
  * timeouts, a cap on the size (1 MiB, as the decoder's), the list required at start. A file is
  * read again when its size or modification time changes.
  *
- * <p>Thread-safe. {@link #close()} stops the poller.
+ * <p>Thread-safe, and no lock is held while the list is fetched: one {@link #refresh} reads at a
+ * time, callers that arrive meanwhile wait for its outcome (parked, never on a monitor, which
+ * would pin a virtual thread before JDK 24), and checks answer from the last good list
+ * throughout. {@link #close()} stops the poller.
  */
 public final class PublishedRevocations implements RevocationSource, AutoCloseable {
   /** The token type ({@code typ}) of a revocation list. */
@@ -66,9 +72,13 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
   private final Clock clock;
   private final OnStale onStale;
   private final ScheduledExecutorService poller;
-  private volatile RevocationStore copy;
-  private volatile long copyExpires;
+  /** The refresh in progress, if any: the others wait for it rather than fetch again. */
+  private final AtomicReference<CompletableFuture<Void>> inFlight = new AtomicReference<>();
+  /** The list in use; swapped whole, so a check never sees one list's entries with another's expiry. */
+  private volatile Copy copy;
   private volatile boolean stale;
+
+  private record Copy(RevocationStore store, long expires) {}
 
   private PublishedRevocations(Builder b) {
     this.clock = b.clock;
@@ -115,17 +125,18 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
   }
 
   private RevocationStore current() {
+    Copy c = copy;
     if (stale && onStale == OnStale.FAIL_CLOSED) {
       throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE,
-          "the revocation list expired at " + Instant.ofEpochSecond(copyExpires) + " and no newer one could be"
+          "the revocation list expired at " + Instant.ofEpochSecond(c.expires()) + " and no newer one could be"
               + " read from " + describe() + ": check the publisher (this node fails closed by configuration)");
     }
-    return copy;
+    return c.store();
   }
 
   /** When the list in use expires (its {@code exp}). */
   public Instant expiresAt() {
-    return Instant.ofEpochSecond(copyExpires);
+    return Instant.ofEpochSecond(copy.expires());
   }
 
   /** Whether the list in use has expired and no newer one could be read. */
@@ -134,22 +145,63 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
   }
 
   /**
-   * Reads the list now (the poller does this every poll interval).
+   * Reads the list now (the poller does this every poll interval). If a read is already in
+   * progress (the poller's, or another caller's), waits for it and shares its outcome instead
+   * of fetching again. No lock is held while waiting or fetching.
    *
    * @throws KeyringException if it cannot be read, or is refused (not signed by a key of the
    *     set, wrong type, expired, malformed): the last good copy stays in use
    */
-  public synchronized void refresh() {
+  public void refresh() {
+    CompletableFuture<Void> mine = new CompletableFuture<>();
+    CompletableFuture<Void> running = inFlight.compareAndExchange(null, mine);
+    if (running != null) {
+      awaitOther(running);
+      return;
+    }
+    Throwable failure = null;
     try {
       RevocationListSource.Fetched list = source.fetchIfChanged();
       if (list != null) {
         RevocationListFormat.Read read = RevocationListFormat.read(reader, list.text(), clock);
-        copy = read.store();
-        copyExpires = read.expiresEpochSecond();
+        copy = new Copy(read.store(), read.expiresEpochSecond());
         source.accepted(list);
       }
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
-      stale = copy == null || clock.instant().getEpochSecond() > copyExpires;
+      Copy c = copy;
+      stale = c == null || clock.instant().getEpochSecond() > c.expires();
+      inFlight.set(null);
+      if (failure == null) {
+        mine.complete(null);
+      } else {
+        mine.completeExceptionally(failure);
+      }
+    }
+  }
+
+  /** Waits (parked, interruptibly) for another caller's refresh and rethrows its failure. */
+  private static void awaitOther(CompletableFuture<Void> running) {
+    try {
+      running.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
+          "interrupted while waiting for the revocation list being read", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof KeyringException k) {
+        throw new KeyringException(k.reason(), k.getMessage(), k); // this caller's stack, the same reason
+      }
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new KeyringException(KeyringException.Reason.INTERNAL, "reading the revocation list failed", cause);
     }
   }
 
