@@ -76,9 +76,12 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
   private final AtomicReference<CompletableFuture<Void>> inFlight = new AtomicReference<>();
   /** The list in use; swapped whole, so a check never sees one list's entries with another's expiry. */
   private volatile Copy copy;
-  private volatile boolean stale;
 
-  private record Copy(RevocationStore store, long expires) {}
+  private record Copy(RevocationStore store, long expires) {
+    boolean expiredAt(Clock clock) {
+      return clock.millis() / 1000 > expires;
+    }
+  }
 
   private PublishedRevocations(Builder b) {
     this.clock = b.clock;
@@ -126,7 +129,7 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
 
   private RevocationStore current() {
     Copy c = copy;
-    if (stale && onStale == OnStale.FAIL_CLOSED) {
+    if (onStale == OnStale.FAIL_CLOSED && c.expiredAt(clock)) {
       throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE,
           "the revocation list expired at " + Instant.ofEpochSecond(c.expires()) + " and no newer one could be"
               + " read from " + describe() + ": check the publisher (this node fails closed by configuration)");
@@ -139,9 +142,13 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
     return Instant.ofEpochSecond(copy.expires());
   }
 
-  /** Whether the list in use has expired and no newer one could be read. */
+  /**
+   * Whether the list in use has expired and no newer one could be read: judged now, from the
+   * list's {@code exp}, whether or not the poller still runs (an {@code Error} ends a scheduled
+   * task for good, and a node that fails closed must not then stay open).
+   */
   public boolean isStale() {
-    return stale;
+    return copy.expiredAt(clock);
   }
 
   /**
@@ -171,8 +178,6 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
       failure = e;
       throw e;
     } finally {
-      Copy c = copy;
-      stale = c == null || clock.instant().getEpochSecond() > c.expires();
       inFlight.set(null);
       if (failure == null) {
         mine.complete(null);
@@ -210,7 +215,7 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
       refresh();
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "the revocation list at " + describe() + " was not read: "
-          + e.getMessage() + (stale ? "; the list in use has EXPIRED (" + onStale + ")" : "; the last list stays in use"));
+          + e.getMessage() + (isStale() ? "; the list in use has EXPIRED (" + onStale + ")" : "; the last list stays in use"));
     }
   }
 
@@ -226,7 +231,7 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
 
   @Override
   public String toString() {
-    return "PublishedRevocations[" + describe() + ", expires " + expiresAt() + (stale ? ", STALE" : "") + "]";
+    return "PublishedRevocations[" + describe() + ", expires " + expiresAt() + (isStale() ? ", STALE" : "") + "]";
   }
 
   /** Configures {@link PublishedRevocations}; each option may be set once. Not thread-safe. */

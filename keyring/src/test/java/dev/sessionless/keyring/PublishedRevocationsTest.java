@@ -188,6 +188,25 @@ class PublishedRevocationsTest {
     assertTrue(closed.isRevoked("s1"), "a fresh list ends the outage");
   }
 
+  /**
+   * Staleness is judged on the read path from the list's own {@code exp}, not only when a
+   * refresh runs: a poller that has died (an {@code Error} ends a scheduled task for good) or
+   * has not run yet must not leave a node that fails closed answering from an expired list.
+   */
+  @Test
+  void listPastItsExpiryFailsClosedWithoutWaitingForTheNextRefresh() {
+    body = list(publisher, Map.of("s1", NOW.plusSeconds(1800)), Map.of());
+    PublishedRevocations closed = reader(PublishedRevocations.OnStale.FAIL_CLOSED);
+    PublishedRevocations open = reader(PublishedRevocations.OnStale.FAIL_OPEN);
+    clock.advance(Duration.ofMinutes(6)); // past the list's 5 minutes; no refresh has run since
+    assertTrue(closed.isStale(), "stale by the list's exp, judged now");
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE,
+        assertThrows(TokenException.class, () -> closed.isRevoked("s1")).reason());
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE,
+        assertThrows(TokenException.class, () -> closed.notBefore("alice")).reason());
+    assertTrue(open.isRevoked("s1"), "fail open keeps the last list");
+  }
+
   @Test
   void listFileIsReadAgainWhenItChanges(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("revocations.jws");
