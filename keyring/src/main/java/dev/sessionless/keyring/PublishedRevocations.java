@@ -110,7 +110,8 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
    *
    * @param codec the publisher's codec: built with {@code tokenType(TOKEN_TYPE)}, the readers'
    *     issuer and audience, and a time-to-live that is the list's validity
-   * @throws IllegalArgumentException if the codec has another token type
+   * @throws IllegalArgumentException if the codec has another token type, or an algorithm that
+   *     encrypts ({@code dir}/A256GCM): a list is signed
    */
   public static String sign(TokenCodec codec, Map<String, Instant> sessions, Map<String, List<Instant>> subjects,
       Clock clock) {
@@ -315,7 +316,9 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
      * Checks the configuration, reads the list once and starts the poller.
      *
      * @throws IllegalStateException if a required option is missing or options contradict
-     * @throws KeyringException if the list cannot be read or is refused
+     * @throws KeyringException {@code CONFIGURATION} if the keys hold no key that verifies a
+     *     signed list (only {@code dir}/A256GCM keys, which encrypt); another reason if the list
+     *     cannot be read or is refused
      */
     public PublishedRevocations build() {
       if ((url == null) == (file == null)) {

@@ -33,6 +33,12 @@ final class RevocationListFormat {
       throw new IllegalArgumentException("sign a revocation list with a codec built with tokenType(\""
           + PublishedRevocations.TOKEN_TYPE + "\"), so that it is never read as another kind of token");
     }
+    if (codec.algorithm().isEncrypting()) {
+      throw new IllegalArgumentException("a revocation list is signed, and the codec's algorithm "
+          + codec.algorithm().joseName() + "/" + codec.algorithm().encryption().orElse("") + " encrypts: build the"
+          + " publisher's codec with algorithm(ES256) (or EDDSA, or HS256 for a secret all nodes share) and a key"
+          + " of that algorithm, e.g. from 'keyring init --alg ES256'");
+    }
     long now = clock.instant().getEpochSecond();
     Map<String, Long> s = new LinkedHashMap<>();
     sessions.forEach((id, until) -> {
@@ -55,8 +61,20 @@ final class RevocationListFormat {
   /**
    * The strict decoder of lists: the type, issuer and audience the reader expects, any signing
    * algorithm of the key set (the decoder binds each token's {@code alg} to its key's).
+   *
+   * @throws KeyringException {@code CONFIGURATION} if the key set holds no key that can verify
+   *     a signed list (none, or only {@code dir} keys, which encrypt): no list could ever be read
    */
   static TokenCodec reader(KeySource keys, String issuer, String audience, int maxBytes, Clock clock) {
+    boolean verifies = keys.current().keys().stream().anyMatch(k -> !k.algorithm().isEncrypting());
+    if (!verifies) {
+      throw new KeyringException(KeyringException.Reason.CONFIGURATION, "the keys given to PublishedRevocations"
+          + " (builder().keys(...); in Spring Boot sessionless.revocation.published.keys-file, else"
+          + " sessionless.keys.*) hold no key that verifies a signed list (none, or only dir/A256GCM keys, which"
+          + " encrypt): a revocation list is"
+          + " signed, so pass the publisher's verification key (its ES256/EdDSA public key from 'keyring public',"
+          + " or the HS256 key all nodes share)");
+    }
     return TokenCodec.builder().keys(keys).issuer(issuer).audience(audience)
         .tokenType(PublishedRevocations.TOKEN_TYPE)
         .acceptAlgorithms(Algorithm.HS256, Algorithm.HS384, Algorithm.HS512, Algorithm.ES256, Algorithm.EDDSA)

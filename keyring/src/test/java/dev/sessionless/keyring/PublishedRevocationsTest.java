@@ -220,6 +220,37 @@ class PublishedRevocationsTest {
     assertTrue(r.isRevoked("s22"));
   }
 
+  /**
+   * Issue 35: the keyring's default key is A256GCM ({@code dir}), which encrypts and cannot sign.
+   * A publisher whose codec would encrypt the list is refused at {@code sign}, and a reader
+   * given only such keys is refused at {@code build()} with a typed error naming the setting,
+   * rather than starting on a list it could never verify. A key set holding a signing key beside
+   * the A256GCM one (the usual key file) reads lists as before.
+   */
+  @Test
+  void listWithOnlyAnA256gcmKeyIsRefusedAtSignAndAtBuildNamingTheSettingToChange() {
+    KeySet aesOnly = KeySet.of(TokenKey.generate("sessions", Algorithm.DIR_A256GCM));
+    TokenCodec encrypting = TokenCodec.builder().keys(aesOnly).algorithm(Algorithm.DIR_A256GCM)
+        .issuer("https://shop.example").audience("shop-nodes").tokenType(PublishedRevocations.TOKEN_TYPE)
+        .timeToLive(Duration.ofMinutes(5)).clock(clock).build();
+    IllegalArgumentException signing = assertThrows(IllegalArgumentException.class,
+        () -> PublishedRevocations.sign(encrypting, Map.of("s1", NOW.plusSeconds(60)), Map.of(), clock));
+    assertTrue(signing.getMessage().contains("algorithm(ES256)"), signing.getMessage());
+
+    body = list(publisher, Map.of("s1", NOW.plusSeconds(1800)), Map.of());
+    KeyringException reading = assertThrows(KeyringException.class, () -> PublishedRevocations.builder().url(url())
+        .keys(aesOnly).issuer("https://shop.example").audience("shop-nodes").clock(clock).build());
+    assertEquals(KeyringException.Reason.CONFIGURATION, reading.reason());
+    assertTrue(reading.getMessage().contains("keys(...)")
+        && reading.getMessage().contains("sessionless.revocation.published.keys-file"), reading.getMessage());
+
+    PublishedRevocations both = PublishedRevocations.builder().url(url())
+        .keys(KeySet.of(aesOnly.keys().get(0), key)).issuer("https://shop.example").audience("shop-nodes")
+        .clock(clock).build();
+    opened.add(both);
+    assertTrue(both.isRevoked("s1"), "an A256GCM key beside the signing one changes nothing");
+  }
+
   @Test
   void builderRefusesPlainHttpToAnotherHostAndContradictions() {
     assertThrows(IllegalStateException.class, () -> PublishedRevocations.builder()
