@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,8 +40,9 @@ import redis.clients.jedis.RedisClient;
  * before the outage still hold), and {@link #revokeSession}/{@link #revokeSubject} apply the
  * revocation here and then throw {@code TokenException} reason {@code REVOCATION_UNAVAILABLE}
  * (an outage, with Jedis's exception as its cause; the servlet filter answers it {@code 503}
- * with {@code Retry-After}): a logout that cannot be shared is reported, never silently local. The
- * copy catches up at the next successful poll. Once no full read has succeeded for longer than
+ * with {@code Retry-After}): a logout that cannot be shared at once is reported, never silently
+ * local. The node keeps such revocations and writes them (and so publishes them) at its first
+ * successful poll once Redis answers again, when its copy also catches up. Once no full read has succeeded for longer than
  * the {@linkplain Builder#staleBound stale bound} (5 minutes by default), the copy is
  * <i>stale</i>: with {@link OnStale#FAIL_OPEN} (the default) the node keeps answering from it
  * and warns once; with {@link OnStale#FAIL_CLOSED} every check throws {@code
@@ -72,6 +74,8 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   private final Thread subscriber;
   private final JedisPubSub listener;
   private final Staleness staleness;
+  /** Revocations applied here that Redis did not take; written at the next successful poll. */
+  private final ConcurrentLinkedQueue<Runnable> unwritten = new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
 
   private RedisRevocations(Builder b) {
@@ -152,8 +156,8 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
    *
    * @throws TokenException {@code REVOCATION_UNAVAILABLE} (an outage, no rejection; Jedis's
    *     exception as its cause) if Redis cannot be written: the revocation was applied on this
-   *     node only, and the caller should retry it (the servlet filter answers {@code 503} with
-   *     {@code Retry-After})
+   *     node only, and is written to Redis at this node's first successful poll once Redis
+   *     answers (the servlet filter answers {@code 503} with {@code Retry-After})
    */
   @Override
   public void revokeSession(String sessionId, Instant until) {
@@ -162,6 +166,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     try {
       keyspace.writeSession(sessionId, u);
     } catch (RuntimeException e) {
+      unwritten.add(() -> keyspace.writeSession(sessionId, u));
       throw notWritten("the session's revocation", e);
     }
   }
@@ -169,7 +174,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   private static TokenException notWritten(String what, RuntimeException cause) {
     return new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, what + " was applied on this node but "
         + "could not be written to Redis (" + cause.getClass().getSimpleName() + "), so other nodes do not know it "
-        + "yet: retry it once Redis answers", cause);
+        + "yet; this node writes it when Redis answers again (its next successful poll), or retry it then", cause);
   }
 
   /**
@@ -178,7 +183,8 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
    *
    * @throws TokenException {@code REVOCATION_UNAVAILABLE} (an outage, no rejection; Jedis's
    *     exception as its cause) if Redis cannot be written: the revocation was applied on this
-   *     node only, and the caller should retry it
+   *     node only, and is written to Redis at this node's first successful poll once Redis
+   *     answers
    */
   @Override
   public void revokeSubject(String subject, Instant notBefore, Instant until) {
@@ -191,6 +197,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     try {
       keyspace.writeSubject(subject, nb, u);
     } catch (RuntimeException e) {
+      unwritten.add(() -> keyspace.writeSubject(subject, nb, u));
       throw notWritten("the subject's logout", e);
     }
   }
@@ -204,8 +211,21 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     try {
       sync();
       staleness.pollSucceeded();
+      writeUnwritten();
     } catch (RuntimeException e) {
       staleness.pollFailed(e);
+    }
+  }
+
+  /**
+   * Writes the revocations Redis did not take when they were made, oldest first; one that fails
+   * again stays for the next poll. Only the poller's thread runs this. Writing twice is safe: the
+   * scripts keep the later instant.
+   */
+  private void writeUnwritten() {
+    for (Runnable write = unwritten.peek(); write != null; write = unwritten.peek()) {
+      write.run();
+      unwritten.poll();
     }
   }
 

@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Timeout;
  * client gets {@code 503} with {@code Retry-After} (an outage it may retry, never a 500 or a
  * stack trace) and its cookie is cleared in that response; the node applied the revocation
  * before the write failed, so a copy of the old cookie is refused there, during the outage and
- * after Redis is back and the node has read it again (a read adds to the copy, never removes).
+ * after Redis is back and the node has read it again (a read adds to the copy, never removes);
+ * and it writes the revocation to Redis once Redis answers, so another node refuses it too.
  */
 class LogoutThroughTheFilterWhileRedisIsDownTest {
   static final String COOKIE = "SHOP";
@@ -56,7 +57,7 @@ class LogoutThroughTheFilterWhileRedisIsDownTest {
 
   @Test
   @Timeout(120)
-  void logoutWhileRedisIsStoppedAnswers503ClearsTheCookieAndTheCopiedTokenStaysRefusedOnceRedisIsBack()
+  void logoutWhileRedisIsStoppedAnswers503ClearsTheCookieAndTheCopiedTokenIsRefusedEverywhereOnceRedisIsBack()
       throws Exception {
     RedisServer redis = RedisServer.start();
     int redisPort = redis.port();
@@ -94,6 +95,21 @@ class LogoutThroughTheFilterWhileRedisIsDownTest {
       assertEquals(200, copiedAfter.statusCode(), copiedAfter.body());
       assertTrue(copiedAfter.body().contains("user=none\nrejection=SESSION_REVOKED"),
           "still refused once Redis is back and read again: " + copiedAfter.body());
+
+      // The node wrote the logout to Redis once it answered: a node that never saw it refuses it too.
+      RedisRevocations otherStore = RedisRevocations.builder().uri(back.uri())
+          .pollInterval(Duration.ofMillis(200)).build();
+      open.add(otherStore);
+      URI other = startNode(otherStore);
+      RedisRevocationsTest.arrives(() -> refused(other, token), Duration.ofSeconds(60));
+    }
+  }
+
+  boolean refused(URI node, String token) {
+    try {
+      return get(node.resolve("/app/me"), token).body().contains("rejection=SESSION_REVOKED");
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError(e);
     }
   }
 
