@@ -113,7 +113,10 @@ class LogoutThroughTheFilterWhileRedisIsDownTest {
     }
   }
 
-  /** A node: Jetty on a free loopback port, the session filter with {@code revocations}, the app. */
+  /**
+   * A node: Jetty on a free loopback port, the session filter with {@code revocations}, the app.
+   * (The examples' PropagationDemo starts Jetty the same way; neither module can see the other.)
+   */
   URI startNode(RedisRevocations revocations) throws Exception {
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
