@@ -166,6 +166,55 @@ class InternalTokenMintingTest {
     assertEquals(Reason.EXPIRED, e.reason());
   }
 
+  /** A clock one second later at every read: whatever reads it twice sees two different seconds. */
+  static final class FakeTickingClock extends java.time.Clock {
+    private final java.util.concurrent.atomic.AtomicLong millis;
+
+    FakeTickingClock(Instant start) {
+      this.millis = new java.util.concurrent.atomic.AtomicLong(start.toEpochMilli());
+    }
+
+    @Override
+    public long millis() {
+      return millis.getAndAdd(1000);
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis());
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneOffset.UTC;
+    }
+
+    @Override
+    public java.time.Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aRemintNeverOutlivesItsParentWhenTheSecondTicksOverBetweenCappingAndStamping() {
+    InternalToken atOrders = ordersVerifier().verify(
+        edge(Algorithm.ES256).mint(session(T0.plusSeconds(1800)), "orders", Set.of("cart", "tenant")));
+    clock.advance(Duration.ofSeconds(30));
+    InternalTokenMinter ticking = InternalTokenMinter.builder().keys(orderKeys).algorithm(Algorithm.EDDSA)
+        .issuer(ORDERS).clock(new FakeTickingClock(T0.plusSeconds(30))).build();
+    InternalToken atBilling = billingVerifier().verify(ticking.remint(atOrders, "billing", Set.of("tenant")));
+    assertEquals(atOrders.expiresAt(), atBilling.expiresAt(), "capped to the parent's 30 s left, stamped from "
+        + "the same reading of the clock");
+    assertEquals(T0.plusSeconds(30), atBilling.token().issuedAt());
+
+    InternalTokenMinter tickingEdge = InternalTokenMinter.builder().keys(edgeKeys).issuer(EDGE)
+        .clock(new FakeTickingClock(T0.plusSeconds(30))).build();
+    InternalToken fromSession = ordersVerifier().verify(
+        tickingEdge.mint(session(T0.plusSeconds(50)), "orders", Set.of()));
+    assertEquals(T0.plusSeconds(50), fromSession.expiresAt(), "never past the session's end");
+  }
+
   /** Signs whatever claims are given as the orders service, bypassing the minter's rules. */
   String byHand(Claims claims) {
     return TokenCodec.builder().keys(orderKeys).algorithm(Algorithm.EDDSA).issuer(ORDERS).audience("billing")
