@@ -196,11 +196,7 @@ public final class InternalTokenMinter {
 
     /** This service's identity: its tokens' {@code iss} and the actor it records. Required. */
     public Builder issuer(String issuer) {
-      Objects.requireNonNull(issuer, "issuer");
-      if (issuer.isEmpty()) {
-        throw new IllegalArgumentException("issuer must not be empty");
-      }
-      this.issuer = issuer;
+      this.issuer = BuilderArgs.notEmpty(issuer, "issuer");
       return this;
     }
 
