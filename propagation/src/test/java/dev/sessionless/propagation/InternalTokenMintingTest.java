@@ -245,6 +245,29 @@ class InternalTokenMintingTest {
     assertEquals(Reason.WIDENED, refused(billingVerifier(), widened));
   }
 
+  /**
+   * What the README's limit says, pinned: the receiver checks a re-mint against the bounds its
+   * signer wrote, not against the parent token, which it never sees. A trusted middle service
+   * that lies about its parent (a later expiry, more state names) passes; only the minter
+   * enforces "narrower".
+   */
+  @Test
+  @Timeout(60)
+  void aTrustedIssuersLieAboutItsParentIsNotDetectedByTheReceiverOnlyTheMinterNarrows() {
+    InternalToken atOrders = ordersVerifier().verify(
+        edge(Algorithm.ES256).mint(session(T0.plusSeconds(1800)), "orders", Set.of("tenant")));
+    assertEquals(T0.plusSeconds(60), atOrders.expiresAt());
+    long lie = T0.plusSeconds(3600).getEpochSecond();
+    String wider = byHand(remintedBy(ORDERS, lie, List.of("tenant", "role")).put("tenant", "t-1")
+        .put("role", "admin").timeToLive(Duration.ofSeconds(3600)).build());
+    InternalToken accepted = billingVerifier().verify(wider);
+    assertEquals(T0.plusSeconds(3600), accepted.expiresAt(), "outlives the real parent by 59 minutes");
+    assertEquals(Set.of("tenant", "role"), accepted.stateNames(), "carries what the real parent never had");
+    InternalToken minted = billingVerifier().verify(orders().remint(atOrders, "billing", Set.of("tenant", "role")));
+    assertEquals(Set.of("tenant"), minted.stateNames(), "the minter drops what the parent lacked");
+    assertEquals(atOrders.expiresAt(), minted.expiresAt(), "and caps the lifetime to the parent's");
+  }
+
   @Test
   void mintCarriesTheSessionsAuthTimeAndRemintKeepsIt() {
     Instant login = T0.minusSeconds(300);
@@ -306,6 +329,14 @@ class InternalTokenMintingTest {
             "st", List.of())).build())));
     assertEquals(Reason.MISSING_CLAIM, refused(billingVerifier(), byHand(Claims.builder().claim("sid", "s-1")
         .claim("sl_parent", Map.of("exp", T0.plusSeconds(60).getEpochSecond(), "st", List.of())).build())));
+  }
+
+  @Test
+  @Timeout(60)
+  void aTokenOverTheLengthLimitIsRefusedAsTooLargeBeforeAnythingIsDecoded() {
+    String token = edge(Algorithm.ES256).mint(session(T0.plusSeconds(1800)), "billing", Set.of());
+    String huge = token + "A".repeat(InternalTokenVerifier.MAX_TOKEN_LENGTH + 1 - token.length());
+    assertEquals(Reason.TOO_LARGE, refused(billingVerifier(), huge));
   }
 
   @Test
