@@ -14,9 +14,11 @@ final class Answers {
 
   /**
    * {@code 503}: this side cannot answer now (a key set it cannot publish, a token it cannot
-   * check), whatever the caller sent.
+   * check), whatever the caller sent; {@code Retry-After: 5}, as the session filter's outage answer
+   * says, since an outage on this side is expected to pass.
    */
   static void unavailable(HttpServletResponse response, String line) throws IOException {
+    response.setHeader("Retry-After", "5");
     write(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, line);
   }
 

@@ -220,6 +220,7 @@ abstract class InternalTokenFilterJourneys {
     HttpResponse<String> r = get(serve(stale, t -> true, null), "Authorization", "Bearer " + token("orders"));
     assertEquals(503, r.statusCode());
     assertFalse(r.headers().firstValue("WWW-Authenticate").isPresent(), "not the caller's fault");
+    assertEquals("5", r.headers().firstValue("Retry-After").orElse(null), "an outage says when to retry");
     assertFalse(r.body().contains("stale"), r.body());
   }
 
