@@ -107,9 +107,9 @@ class RfcExamplesTest {
         new String(Base64Url.decode(A_PAYLOAD), StandardCharsets.UTF_8));
     byte[] h = ascii(header);
     HeaderParser.Header parsed = HeaderParser.parse(h, 0, h.length);
-    assertEquals("HS256", parsed.alg);
-    assertEquals("JWT", parsed.typ);
-    assertNull(parsed.kid);
+    assertEquals("HS256", parsed.alg());
+    assertEquals("JWT", parsed.typ());
+    assertNull(parsed.kid());
     // The codec binds every token to a key by kid, and A.1 names none.
     TokenCodec codec = WycheproofJoseTest.codec(KeySet.of(key), Algorithm.HS256);
     TokenException e = assertThrows(TokenException.class, () -> codec.decode(header + "." + A_PAYLOAD + "." + sig));

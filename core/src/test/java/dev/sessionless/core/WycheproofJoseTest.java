@@ -125,8 +125,8 @@ class WycheproofJoseTest {
     } catch (TokenException refused) {
       return false;
     }
-    TokenKey key = h.kid == null ? null : set.keyOrNull(h.kid);
-    if (key == null || key.algorithm().isEncrypting() || !key.algorithm().joseName().equals(h.alg)) {
+    TokenKey key = h.kid() == null ? null : set.keyOrNull(h.kid());
+    if (key == null || key.algorithm().isEncrypting() || !key.algorithm().joseName().equals(h.alg())) {
       return false;
     }
     byte[] payload = Base64Url.decode(jws.substring(d1 + 1, d2));

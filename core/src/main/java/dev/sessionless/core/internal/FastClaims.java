@@ -32,7 +32,7 @@ import java.util.Arrays;
  * A differential test runs both readers over mutated payloads and fails if this one accepts
  * anything the Jackson path refuses or reads it differently.
  */
-public final class FastClaims {
+final class FastClaims {
   /** Deepest state nesting (the state object itself is 1) this reader follows before handing over. */
   static final int MAX_STATE_DEPTH = 16;
   private static final int MAX_NUMBER_CHARS = 40;
