@@ -31,6 +31,9 @@ import java.util.Arrays;
  *
  * A differential test runs both readers over mutated payloads and fails if this one accepts
  * anything the Jackson path refuses or reads it differently.
+ *
+ * <p>Switch: {@code -Ddev.sessionless.fastpath.claims=off} ({@link FastPaths.Path#CLAIMS}); then
+ * {@link ClaimsReader}'s Jackson path reads every payload.
  */
 final class FastClaims {
   /** Deepest state nesting (the state object itself is 1) this reader follows before handing over. */

@@ -16,6 +16,15 @@ import java.util.function.UnaryOperator;
  * one of them, by its {@link Path#property()} name. {@code dev.sessionless.hmac=jca}, the older
  * switch for the HMAC engine, still works. Each path that is off is logged once at INFO. Tests
  * flip the package-private fields instead of the properties.
+ *
+ * <p>Every hand-written path with a library path beside it is a {@link Path} here: {@code
+ * HmacEngine} (hmac), {@code FastClaims} (claims), {@code StateScanner} (state), {@code
+ * FixedHuffman} (deflate) and the servlet filter's record writer and reader (records); each
+ * class's comment gives its contract. Hand-written code without a switch, because no library path
+ * does the same job: the strict base64url and UTF-8 checks ({@code Base64Url}, {@code Utf8}, the
+ * SWAR helpers in {@code Words}), the header look-up ({@code HeaderIndex}: a header it does not
+ * know goes to {@code HeaderParser}, Jackson), and {@code StateValues}, which a {@code
+ * StateMapper} turns off by not answering {@code readsPlainly}.
  */
 public final class FastPaths {
   /** Set to {@code off} to turn every fast path off. */

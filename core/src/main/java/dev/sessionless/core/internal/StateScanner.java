@@ -23,6 +23,10 @@ import java.util.Arrays;
  *
  * A differential test runs both over mutated states and fails if this one accepts anything the
  * Jackson path refuses, or finds other spans.
+ *
+ * <p>Switch: {@code -Ddev.sessionless.fastpath.state=off} ({@link FastPaths.Path#STATE}); then
+ * {@link StateIndex}'s Jackson path indexes every state on first read, and {@link FastClaims}
+ * checks the state's grammar with its own validator while it reads the payload.
  */
 final class StateScanner {
   /** The most members of one object this scanner compares pairwise before handing over. */
