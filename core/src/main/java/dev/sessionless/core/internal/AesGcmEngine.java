@@ -12,6 +12,8 @@ import javax.crypto.spec.SecretKeySpec;
  * own {@link Pool} (never per thread: a cipher holds its key's schedule, which must leave memory
  * with the key). A fresh
  * random 96-bit IV for every encryption: keep well under 2^32 encryptions per key (rotate keys).
+ * {@code encrypt} and {@code decrypt} keep their own try blocks on purpose: a failed tag check
+ * gives the cipher back to the pool, any other failure does not.
  */
 public final class AesGcmEngine extends KeyEngine {
   /** IV length in bytes (96 bits, the only length accepted). */
