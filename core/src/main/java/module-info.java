@@ -3,10 +3,9 @@
  * model (immutable key-set snapshots with key IDs) and the verification cache.
  *
  * <p>Exports the API, {@code dev.sessionless.core}, and the two state-mapper adapters, {@code
- * dev.sessionless.core.jackson} (Jackson 3) and {@code dev.sessionless.core.jackson2}; everything
- * under {@code dev.sessionless.core.internal} is implementation detail, exported only to the sibling
- * modules {@code dev.sessionless.keyring}, {@code dev.sessionless.servlet} and {@code
- * dev.sessionless.redis} (one base64url codec, one kid rule, one set of builder checks).
+ * dev.sessionless.core.jackson} (Jackson 3) and {@code dev.sessionless.core.jackson2} (Jackson 2).
+ * {@code dev.sessionless.core.internal} is implementation detail, exported only to the sibling
+ * modules that share it ({@code ModuleBoundaryTest} pins the list).
  */
 module dev.sessionless.core {
   // Jackson 3: the default StateMapper, and core's own streaming JSON. Transitive because
@@ -24,7 +23,8 @@ module dev.sessionless.core {
   exports dev.sessionless.core;
   exports dev.sessionless.core.jackson;
   exports dev.sessionless.core.jackson2;
-  // The sibling modules share the strict base64url codec, the kid rule and the builders' option
-  // checks instead of copying them.
+  // Qualified: the keyring (base64url, kid rule, builder checks, the listener guard), the servlet
+  // filter (those, and the state index and raw JSON it reads attributes through, the fast-path
+  // switches) and the Redis store (builder checks) use these instead of copies of their own.
   exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.servlet, dev.sessionless.redis;
 }

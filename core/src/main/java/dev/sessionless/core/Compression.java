@@ -1,9 +1,10 @@
 package dev.sessionless.core;
 
 /**
- * How an encrypted token's payload is compressed before encryption ({@code DIR_A256GCM} only:
- * a signed token is never compressed). Every codec reads every kind, whatever it writes, so a
- * fleet can change what it writes one node at a time.
+ * How a token's payload is compressed: before encryption in an encrypted token ({@code
+ * DIR_A256GCM}), as RFC 7516's {@code zip} means, or before signing in a signed one (an extension
+ * that only a codec with {@code acceptCompressedSignedTokens} reads). Every codec reads {@code DEF}
+ * and {@code SLD1} whatever it writes, so a fleet can change what it writes one node at a time.
  */
 public enum Compression {
   /** Not compressed: no {@code zip} header member. */
@@ -19,10 +20,10 @@ public enum Compression {
    * JSON's punctuation around them): 10–20% fewer bytes than {@link #DEFLATE} on a session of a
    * few hundred bytes. {@code SLD1} is Sessionless's own {@code zip} value, not a registered one:
    * only Sessionless reads these tokens (other JOSE libraries refuse the unknown {@code zip}),
-   * which suits a session cookie that only the key holders can read. The dictionary is fixed
-   * for as long as {@code SLD1} exists. Up to 512 bytes the stream is one block of fixed
-   * Huffman codes from Sessionless's own encoder (~3 µs for a 485-byte payload; zlib, which
-   * writes larger ones, costs ~7 µs at any size), a few percent longer than zlib's best.
+   * which suits a session cookie that only the key holders can read. The format, the exact
+   * dictionary (fixed for as long as {@code SLD1} exists), the limits and a worked example are
+   * specified in {@code docs/SLD1.md} of the source repository, for readers that do not use this
+   * code.
    */
   DEFLATE_WITH_DICTIONARY("SLD1");
 

@@ -1,6 +1,6 @@
 package dev.sessionless.core;
 
-import dev.sessionless.core.jackson.JacksonStateMapper;
+import dev.sessionless.core.internal.DefaultStateMapper;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.reflect.Type;
@@ -11,11 +11,11 @@ import java.util.Set;
  * keeps everything else about a token to itself; only application values pass through here, so
  * an application can bring the JSON configuration it already has.
  *
- * <p>The default, {@link #defaults()}, is Jackson 3 ({@code tools.jackson.databind}). {@link
- * JacksonStateMapper#of} wraps an application's own Jackson 3 {@code JsonMapper} (e.g. Spring
- * Boot 4's), and {@code dev.sessionless.core.jackson2.Jackson2StateMapper} an application's
- * Jackson 2 {@code ObjectMapper}; Jackson 2 is an optional dependency, needed only for that
- * adapter.
+ * <p>The default, {@link #defaults()}, is Jackson 3 ({@code tools.jackson.databind}). {@code
+ * dev.sessionless.core.jackson.JacksonStateMapper.of} wraps an application's own Jackson 3 {@code
+ * JsonMapper} (e.g. Spring Boot 4's), and {@code dev.sessionless.core.jackson2.Jackson2StateMapper}
+ * an application's Jackson 2 {@code ObjectMapper}; Jackson 2 is an optional dependency, needed
+ * only for that adapter.
  *
  * <p>Implementations are immutable and safe for concurrent use. They must never let JSON read
  * from a token choose a class to instantiate: {@link #checkTypes} is where an implementation
@@ -97,10 +97,10 @@ public interface StateMapper {
 
   /**
    * The default mapper: a plain Jackson 3 {@code JsonMapper} that refuses trailing data and
-   * never uses polymorphic typing.
+   * never uses polymorphic typing: the same instance as {@code JacksonStateMapper.defaults()}.
    */
   static StateMapper defaults() {
-    return JacksonStateMapper.defaults();
+    return DefaultStateMapper.get();
   }
 
   /**

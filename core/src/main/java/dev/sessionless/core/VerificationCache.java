@@ -19,11 +19,16 @@ import java.time.Clock;
  * presented once, never pays for a Caffeine write and its eviction work (about 5% of a node's
  * CPU in the load test), nor pushes out the tokens of sessions that are read again and again.
  *
- * <p>Both tiers place a token by a keyed hash of its whole text ({@link KeyedHash}, SipHash-1-3
- * under a random key of this cache's own), never by text the presenter chose: no one can send
- * texts that land in the slot or bucket of a token they do not know, and the whole-text compare
- * after it is reached only when the 64-bit keyed hashes match, which for two different texts
- * happens by chance alone.
+ * <p>Both tiers place a token by a keyed hash ({@link KeyedHash}, SipHash-1-3 under a random key
+ * of this cache's own) of its last segment only: the JWS signature or the JWE authentication tag,
+ * 22 to 86 characters instead of the whole token's several hundred. A hit still needs the whole
+ * text equal, compared after the hashes match. Why hashing that segment alone keeps the cache safe:
+ * only tokens that verified are ever put in, and their last segment is a MAC, signature or tag
+ * that no one without the key can produce for other content. A presenter who copies the last
+ * segment of a token they hold reaches only that token's slot and bucket, where the whole-text
+ * compare fails and the text is verified in full like any miss; one who holds no token cannot
+ * produce a last segment that is in the cache. And under the random hash key, no one can choose
+ * segments that share a slot with a token they do not know.
  */
 final class VerificationCache {
   /** Slots of the recent table at most (fewer when the cache itself is smaller). */
@@ -49,10 +54,11 @@ final class VerificationCache {
 
   /**
    * The key under which {@code text[start, end)} is looked up and, once it verified and was
-   * copied out, remembered ({@link CacheKey#of(String)}): hashed once per decode.
+   * copied out, remembered ({@link CacheKey#of(String)}): its last segment hashed, once per decode.
    */
   CacheKey key(String text, int start, int end) {
-    return new CacheKey(text, start, end, hasher.hash(text, start, end));
+    int dot = text.lastIndexOf('.', end - 1);
+    return new CacheKey(text, start, end, hasher.hash(text, dot < start ? start : dot + 1, end));
   }
 
   /**
@@ -111,8 +117,8 @@ final class VerificationCache {
   }
 
   /**
-   * Cache key: a text's keyed hash (see {@link KeyedHash}) and the text, compared whole when the
-   * hashes match. A stored key is a whole token; a lookup key may be a region of a longer text (a
+   * Cache key: the keyed hash of a text's last segment (see the class comment) and the text,
+   * compared whole when the hashes match. A stored key is a whole token; a lookup key may be a region of a longer text (a
    * header), so that a hit copies nothing.
    */
   static final class CacheKey {
@@ -143,8 +149,9 @@ final class VerificationCache {
       if (!(o instanceof CacheKey k) || k.hash != hash || k.length != length) {
         return false;
       }
-      // Reached only when the 64-bit keyed hashes match: for two different texts, by chance
-      // alone, so how long the compare takes tells nothing about a token one does not have.
+      // Reached only when the 64-bit keyed hashes of the last segments match: for two different
+      // segments by chance alone, else for a text carrying the last segment of a token its
+      // presenter holds. How long the compare takes tells nothing about a token one does not have.
       if (start == 0 && k.start == 0 && text.length() == length && k.text.length() == length) {
         return text.equals(k.text); // two whole tokens: the JDK's intrinsic
       }

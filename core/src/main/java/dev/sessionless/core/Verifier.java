@@ -106,8 +106,8 @@ final class Verifier {
     } else {
       HeaderParser.Header h = HeaderParser.parse(b, 0, d1);
       key = resolve(h, set);
-      checkType(h.typ);
-      zip = Compression.forZip(h.zip).ordinal(); // resolve() refused a value that names no kind
+      checkType(h.typ());
+      zip = Compression.forZip(h.zip()).ordinal(); // resolve() refused a value that names no kind
     }
     if (!key.verifiesAt(now)) {
       throw new TokenException(Reason.UNKNOWN_KEY,
@@ -199,9 +199,9 @@ final class Verifier {
     ParsedClaims c = scratch.claims;
     ClaimsReader.read(payload, payloadLen, expected, c);
     checkClaims(c, now);
-    byte[] state = c.stateStart < 0 ? null : Arrays.copyOfRange(payload, c.stateStart, c.stateEnd);
-    return new SessionToken(key, set, issuer, audience, c.id, c.subject, c.issuedAt, c.expiresAt,
-        c.notBefore, state, c.stateLayout, c.others, readers);
+    byte[] state = c.stateStart() < 0 ? null : Arrays.copyOfRange(payload, c.stateStart(), c.stateEnd());
+    return new SessionToken(key, set, issuer, audience, c.id(), c.subject(), c.issuedAt(), c.expiresAt(),
+        c.notBefore(), state, c.stateLayout(), c.others(), readers);
   }
 
   /**
@@ -270,20 +270,20 @@ final class Verifier {
   }
 
   private TokenKey resolve(HeaderParser.Header h, KeySet set) {
-    if (h.alg == null) {
+    if (h.alg() == null) {
       throw new TokenException(Reason.MALFORMED, "the header has no alg");
     }
-    if (Ascii.equalsIgnoreCase(h.alg, "none")) {
+    if (Ascii.equalsIgnoreCase(h.alg(), "none")) {
       throw new TokenException(Reason.ALGORITHM_MISMATCH, "unsigned tokens (alg none) are never accepted");
     }
-    if (h.kid == null) {
+    if (h.kid() == null) {
       throw new TokenException(Reason.UNKNOWN_KEY, "the header names no key (kid)");
     }
-    TokenKey key = set.keyOrNull(h.kid);
+    TokenKey key = set.keyOrNull(h.kid());
     if (key == null) {
       TokenException unknown;
       try {
-        keys.unknownKeyId(h.kid);
+        keys.unknownKeyId(h.kid());
         unknown = new TokenException(Reason.UNKNOWN_KEY, "the key set holds no key with the token's kid");
       } catch (TokenException e) {
         if (!e.reason().isRejection()) {
@@ -297,14 +297,14 @@ final class Verifier {
       throw unknown;
     }
     Algorithm a = key.algorithm();
-    if (!a.joseName().equals(h.alg) || !Objects.equals(a.encryption().orElse(null), h.enc)) {
+    if (!a.joseName().equals(h.alg()) || !Objects.equals(a.encryption().orElse(null), h.enc())) {
       throw new TokenException(Reason.ALGORITHM_MISMATCH,
           "the token's alg does not match the algorithm of key '" + key.kid() + "' (" + a.joseName() + ")");
     }
-    if (h.zip != null && !a.isEncrypting() && !signedZip) {
+    if (h.zip() != null && !a.isEncrypting() && !signedZip) {
       throw signedZipRefused();
     }
-    if (h.zip != null && Compression.forZip(h.zip) == null) {
+    if (h.zip() != null && Compression.forZip(h.zip()) == null) {
       throw new TokenException(Reason.UNSUPPORTED_HEADER, "only zip DEF and SLD1 are supported");
     }
     return key;
@@ -316,35 +316,35 @@ final class Verifier {
   }
 
   private void checkClaims(ParsedClaims c, long now) {
-    if (!c.issuerPresent) {
+    if (!c.issuerPresent()) {
       throw missing("iss");
     }
-    if (!c.issuerMatched) {
+    if (!c.issuerMatched()) {
       throw new TokenException(Reason.WRONG_ISSUER, "the token was issued by another issuer");
     }
-    if (!c.audiencePresent) {
+    if (!c.audiencePresent()) {
       throw missing("aud");
     }
-    if (!c.audienceMatched) {
+    if (!c.audienceMatched()) {
       throw new TokenException(Reason.WRONG_AUDIENCE, "the token was issued for another audience");
     }
-    if (c.expiresAt == ParsedClaims.ABSENT) {
+    if (c.expiresAt() == ParsedClaims.ABSENT) {
       throw missing("exp");
     }
-    if (c.issuedAt == ParsedClaims.ABSENT) {
+    if (c.issuedAt() == ParsedClaims.ABSENT) {
       throw missing("iat");
     }
-    if (c.id == null) {
+    if (c.id() == null) {
       throw missing("jti");
     }
-    if (now - leewaySeconds >= c.expiresAt) {
-      throw new TokenException(Reason.EXPIRED, "the token expired at " + java.time.Instant.ofEpochSecond(c.expiresAt));
+    if (now - leewaySeconds >= c.expiresAt()) {
+      throw new TokenException(Reason.EXPIRED, "the token expired at " + java.time.Instant.ofEpochSecond(c.expiresAt()));
     }
-    if (c.notBefore != ParsedClaims.ABSENT && now + leewaySeconds < c.notBefore) {
+    if (c.notBefore() != ParsedClaims.ABSENT && now + leewaySeconds < c.notBefore()) {
       throw new TokenException(Reason.NOT_YET_VALID, "the token is not valid before "
-          + java.time.Instant.ofEpochSecond(c.notBefore));
+          + java.time.Instant.ofEpochSecond(c.notBefore()));
     }
-    if (c.issuedAt > now + leewaySeconds) {
+    if (c.issuedAt() > now + leewaySeconds) {
       throw new TokenException(Reason.ISSUED_IN_FUTURE, "the token's iat is in the future: check the clocks");
     }
   }

@@ -23,8 +23,6 @@ import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -93,23 +91,22 @@ class RfcExamplesTest {
 
   // ------------------------------------------------------------------------------ RFC 7515
 
-  @ParameterizedTest(name = "HMAC through JCA: {0}")
-  @ValueSource(booleans = {false, true})
-  void rfc7515A1Hs256IsVerifiedAndProducedByteForByte(boolean jca) {
+  @Test
+  void rfc7515A1Hs256IsVerifiedAndProducedByteForByte() {
     // RFC 7515 A.1.1: the key, the header {"typ":"JWT",CRLF "alg":"HS256"}, the JWS.
     String header = "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9";
     String sig = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
     byte[] k = Base64Url.decode("AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow");
-    TokenKey key = WycheproofJoseTest.onHmacPath(jca, () -> TokenKey.secret("rfc7515-a1", Algorithm.HS256, k));
+    TokenKey key = TokenKey.secret("rfc7515-a1", Algorithm.HS256, k);
     assertEquals(sig, Base64Url.encode(sign(key.engine(), header + "." + A_PAYLOAD)), "A.1.1's MAC, produced");
     assertTrue(verify(key.engine(), header + "." + A_PAYLOAD, sig), "A.1.2's validation");
     assertEquals("{\"iss\":\"joe\",\r\n \"exp\":1300819380,\r\n \"http://example.com/is_root\":true}",
         new String(Base64Url.decode(A_PAYLOAD), StandardCharsets.UTF_8));
     byte[] h = ascii(header);
     HeaderParser.Header parsed = HeaderParser.parse(h, 0, h.length);
-    assertEquals("HS256", parsed.alg);
-    assertEquals("JWT", parsed.typ);
-    assertNull(parsed.kid);
+    assertEquals("HS256", parsed.alg());
+    assertEquals("JWT", parsed.typ());
+    assertNull(parsed.kid());
     // The codec binds every token to a key by kid, and A.1 names none.
     TokenCodec codec = WycheproofJoseTest.codec(KeySet.of(key), Algorithm.HS256);
     TokenException e = assertThrows(TokenException.class, () -> codec.decode(header + "." + A_PAYLOAD + "." + sig));
@@ -203,11 +200,10 @@ class RfcExamplesTest {
 
   // ------------------------------------------------------------------------------ RFC 7520
 
-  @ParameterizedTest(name = "HMAC through JCA: {0}")
-  @ValueSource(booleans = {false, true})
-  void rfc7520HmacExamplesAreVerifiedAndProducedByteForByte(boolean jca) {
+  @Test
+  void rfc7520HmacExamplesAreVerifiedAndProducedByteForByte() {
     JsonNode ex44 = cookbook("jws_4_4.hmac-sha2_integrity_protection.json");
-    TokenKey key = WycheproofJoseTest.onHmacPath(jca, () -> TokenKey.fromJwk(ex44.get("input").get("key").toString()));
+    TokenKey key = TokenKey.fromJwk(ex44.get("input").get("key").toString());
     assertEquals(Algorithm.HS256, key.algorithm());
     // 4.4 (compact), 4.5 (detached payload), 4.6 (kid unprotected), 4.7 (nothing protected), 4.8's HS256 signature.
     for (String file : new String[] {"jws_4_4.hmac-sha2_integrity_protection.json",

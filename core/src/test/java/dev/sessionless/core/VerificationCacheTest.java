@@ -102,7 +102,7 @@ class VerificationCacheTest {
     TokenCodec codec = codec(100);
     String token = codec.encode(Claims.builder().build());
     codec.decode(token);
-    // Same last 16 characters (the cache key's hash), different payload.
+    // The same last segment (what the cache key hashes), a different payload.
     int i = token.indexOf('.') + 3;
     char[] c = token.toCharArray();
     c[i] = c[i] == 'A' ? 'B' : 'A';
@@ -175,26 +175,43 @@ class VerificationCacheTest {
   }
 
   @Test
+  void aForgedTokenThatReusesACachedTokensLastSegmentIsAMissAndIsVerifiedInFull() {
+    TokenCodec codec = codec(100);
+    String token = codec.encode(Claims.builder().subject("victim").build());
+    SessionToken cached = codec.decode(token);
+    assertSame(cached, codec.decode(token), "cached and promoted");
+    // Another token's header and payload with the cached token's signature: the same cache slot
+    // and bucket (the last segment is what is hashed), but not the same text.
+    String other = codec.encode(Claims.builder().subject("attacker").build());
+    String forged = other.substring(0, other.lastIndexOf('.')) + token.substring(token.lastIndexOf('.'));
+    assertEquals(TokenException.Reason.BAD_SIGNATURE,
+        assertThrows(TokenException.class, () -> codec.decode(forged)).reason(), "verified in full, not served");
+    assertEquals(TokenException.Reason.BAD_SIGNATURE,
+        assertThrows(TokenException.class, () -> codec.decode(forged)).reason(), "and never cached");
+    assertSame(cached, codec.decode(new String(token.toCharArray())), "the cached token is still served");
+  }
+
+  @Test
   @org.junit.jupiter.api.Timeout(30)
-  void tokensEndingInTheSameSixteenCharactersDoNotShareASlotOrAHash() {
-    // The last segment is what the presenter writes last: texts that share it must still be
-    // placed apart, by a hash of the whole text under a key the presenter does not know.
+  void tokensWithDifferentLastSegmentsSpreadOverTheSlots() {
+    // The hash covers the last segment under a key the presenter does not know: random segments
+    // land on random slots, and what comes before the last dot does not move a token.
     VerificationCache cache = new VerificationCache(10_000, null, clock);
     java.util.Random random = new java.util.Random(35);
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    String tail = ".QUFBQUFBQUFBQUFBQUFB";
     int texts = 64;
     java.util.Set<Integer> hashes = new java.util.HashSet<>();
     int sameSlotAsFirst = 0;
     int first = -1;
     for (int t = 0; t < texts; t++) {
-      StringBuilder b = new StringBuilder();
-      for (int i = 0; i < 300; i++) {
+      StringBuilder b = new StringBuilder("eyJhbGciOiJFUzI1NiJ9.e30.");
+      for (int i = 0; i < 86; i++) {
         b.append(alphabet.charAt(random.nextInt(alphabet.length())));
       }
-      String text = b.append(tail).toString();
+      String text = b.toString();
       VerificationCache.CacheKey key = cache.key(text, 0, text.length());
       hashes.add(key.hashCode());
+      assertEquals(key.hashCode(), cache.key("x." + text, 2, text.length() + 2).hashCode(), "a region hashes as its text");
       int slot = cache.slotOf(text, 0, text.length());
       if (t == 0) {
         first = slot;
@@ -202,7 +219,7 @@ class VerificationCacheTest {
         sameSlotAsFirst++;
       }
     }
-    assertEquals(texts, hashes.size(), "texts sharing their last 16 characters share a hash");
+    assertEquals(texts, hashes.size(), "different last segments share a hash");
     // 1,024 slots: about one in 16 of the 63 others would share the first's slot by chance.
     org.junit.jupiter.api.Assertions.assertTrue(sameSlotAsFirst < 8, sameSlotAsFirst + " of 63 in the first one's slot");
   }

@@ -12,6 +12,8 @@ import javax.crypto.spec.SecretKeySpec;
  * own {@link Pool} (never per thread: a cipher holds its key's schedule, which must leave memory
  * with the key). A fresh
  * random 96-bit IV for every encryption: keep well under 2^32 encryptions per key (rotate keys).
+ * {@code encrypt} and {@code decrypt} keep their own try blocks on purpose: a failed tag check
+ * gives the cipher back to the pool, any other failure does not.
  */
 public final class AesGcmEngine extends KeyEngine {
   /** IV length in bytes (96 bits, the only length accepted). */
@@ -55,8 +57,7 @@ public final class AesGcmEngine extends KeyEngine {
     random.nextBytes(ivOut);
     Cipher c = ciphers.take();
     try {
-      c.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BYTES * 8, ivOut, 0, IV_BYTES));
-      c.updateAAD(aad, 0, aadLen);
+      start(c, Cipher.ENCRYPT_MODE, ivOut, aad, aadLen);
       int n = c.doFinal(plain, 0, len, out, 0);
       ciphers.give(c);
       return n;
@@ -76,8 +77,7 @@ public final class AesGcmEngine extends KeyEngine {
   public int decrypt(byte[] aad, int aadLen, byte[] iv, byte[] in, int len, byte[] out) {
     Cipher c = ciphers.take();
     try {
-      c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BYTES * 8, iv, 0, IV_BYTES));
-      c.updateAAD(aad, 0, aadLen);
+      start(c, Cipher.DECRYPT_MODE, iv, aad, aadLen);
       int n = c.doFinal(in, 0, len, out, 0);
       ciphers.give(c);
       return n;
@@ -88,5 +88,11 @@ public final class AesGcmEngine extends KeyEngine {
       // A cipher left mid-operation must not be reused: it is not given back.
       return -1;
     }
+  }
+
+  /** Sets {@code c} up for one operation with this key, {@code iv[0, 12)} and {@code aad[0, aadLen)}. */
+  private void start(Cipher c, int mode, byte[] iv, byte[] aad, int aadLen) throws GeneralSecurityException {
+    c.init(mode, key, new GCMParameterSpec(TAG_BYTES * 8, iv, 0, IV_BYTES));
+    c.updateAAD(aad, 0, aadLen);
   }
 }

@@ -1,5 +1,14 @@
 package dev.sessionless.core.internal;
 
+import static dev.sessionless.core.internal.ClaimRules.AUD;
+import static dev.sessionless.core.internal.ClaimRules.EXP;
+import static dev.sessionless.core.internal.ClaimRules.IAT;
+import static dev.sessionless.core.internal.ClaimRules.ISS;
+import static dev.sessionless.core.internal.ClaimRules.JTI;
+import static dev.sessionless.core.internal.ClaimRules.NBF;
+import static dev.sessionless.core.internal.ClaimRules.ST;
+import static dev.sessionless.core.internal.ClaimRules.SUB;
+
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import dev.sessionless.core.TokenException;
@@ -18,14 +27,6 @@ import java.util.List;
  * long, {@code jti} is 1 to 128 characters, and the application state claim is left as bytes.
  */
 public final class ClaimsReader {
-  private static final int ISS = ClaimRules.ISS;
-  private static final int SUB = ClaimRules.SUB;
-  private static final int AUD = ClaimRules.AUD;
-  private static final int EXP = ClaimRules.EXP;
-  private static final int NBF = ClaimRules.NBF;
-  private static final int IAT = ClaimRules.IAT;
-  private static final int JTI = ClaimRules.JTI;
-  private static final int ST = ClaimRules.ST;
   private static final int MAX_SESSION_ID = ClaimRules.MAX_SESSION_ID;
   private static final long MAX_NUMERIC_DATE = ClaimRules.MAX_NUMERIC_DATE;
   private static final String STATE_CLAIM = ClaimRules.STATE_CLAIM;

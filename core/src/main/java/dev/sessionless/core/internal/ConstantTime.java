@@ -2,22 +2,10 @@ package dev.sessionless.core.internal;
 
 /** Comparisons whose running time does not depend on where the inputs differ. */
 public final class ConstantTime {
-  /**
-   * Bytes compared so far, counted only with assertions enabled (as tests run): a test can tell
-   * that a comparison went through here. Zero, and never touched, in production.
-   */
-  static final java.util.concurrent.atomic.AtomicLong COMPARED = new java.util.concurrent.atomic.AtomicLong();
-
   private ConstantTime() {}
-
-  private static boolean counted(int len) {
-    COMPARED.addAndGet(len);
-    return true;
-  }
 
   /** Whether {@code a[aOff, aOff + len)} equals {@code b[bOff, bOff + len)}, in time that depends on {@code len} only. */
   public static boolean equals(byte[] a, int aOff, byte[] b, int bOff, int len) {
-    assert counted(len);
     // Eight bytes a step, every step taken whatever the bytes: no early exit, no branch on data.
     long wide = 0;
     int i = 0;

@@ -28,7 +28,7 @@ public final class Deflate {
    * the names and punctuation every session token repeats, most frequent last (DEFLATE reaches
    * nearer text with shorter codes). It may never change: a token written with it must inflate
    * on every later version. A new dictionary needs a new {@code zip} value. {@code DeflateTest}
-   * pins its SHA-256.
+   * pins its SHA-256; docs/SLD1.md prints it for readers of the token ({@code Sld1SpecTest}).
    */
   private static final byte[] DICTIONARY = ("{\"iss\":\"https://\",\"aud\":\"\",\"sub\":\"\",\"iat\":17,\"exp\":17,"
       + "\"nbf\":17,\"jti\":\"\",\"auth_time\":17,\"st\":{\"\":{\"\":\"\",\"\":[{\"\":\"\",\"\":1,\"\":true,"

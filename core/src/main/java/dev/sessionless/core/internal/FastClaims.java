@@ -1,5 +1,14 @@
 package dev.sessionless.core.internal;
 
+import static dev.sessionless.core.internal.ClaimRules.AUD;
+import static dev.sessionless.core.internal.ClaimRules.EXP;
+import static dev.sessionless.core.internal.ClaimRules.IAT;
+import static dev.sessionless.core.internal.ClaimRules.ISS;
+import static dev.sessionless.core.internal.ClaimRules.JTI;
+import static dev.sessionless.core.internal.ClaimRules.NBF;
+import static dev.sessionless.core.internal.ClaimRules.ST;
+import static dev.sessionless.core.internal.ClaimRules.SUB;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -31,21 +40,15 @@ import java.util.Arrays;
  *
  * A differential test runs both readers over mutated payloads and fails if this one accepts
  * anything the Jackson path refuses or reads it differently.
+ *
+ * <p>Switch: {@code -Ddev.sessionless.fastpath.claims=off} ({@link FastPaths.Path#CLAIMS}); then
+ * {@link ClaimsReader}'s Jackson path reads every payload.
  */
-public final class FastClaims {
+final class FastClaims {
   /** Deepest state nesting (the state object itself is 1) this reader follows before handing over. */
   static final int MAX_STATE_DEPTH = 16;
   private static final int MAX_NUMBER_CHARS = 40;
   private static final int MAX_NAME_BYTES = 1024;
-
-  private static final int ISS = ClaimRules.ISS;
-  private static final int SUB = ClaimRules.SUB;
-  private static final int AUD = ClaimRules.AUD;
-  private static final int EXP = ClaimRules.EXP;
-  private static final int NBF = ClaimRules.NBF;
-  private static final int IAT = ClaimRules.IAT;
-  private static final int JTI = ClaimRules.JTI;
-  private static final int ST = ClaimRules.ST;
 
   /** Printable ASCII, no quote or backslash: the only bytes of a claim string this reader takes. */
   private static final boolean[] PLAIN = new boolean[128];
@@ -340,109 +343,16 @@ public final class FastClaims {
       case '"':
         return string(b, i, end);
       case 't':
-        return literal(b, i, end, 't', 'r', 'u', 'e');
       case 'f':
-        return i + 5 <= end && b[i + 1] == 'a' && b[i + 2] == 'l' && b[i + 3] == 's' && b[i + 4] == 'e' ? i + 5 : -1;
       case 'n':
-        return literal(b, i, end, 'n', 'u', 'l', 'l');
+        return JsonScan.literal(b, i, end);
       default:
-        return number(b, i, end);
+        return JsonScan.number(b, i, end, MAX_NUMBER_CHARS);
     }
-  }
-
-  private static int literal(byte[] b, int i, int end, char c0, char c1, char c2, char c3) {
-    if (i + 4 > end || b[i] != c0 || b[i + 1] != c1 || b[i + 2] != c2 || b[i + 3] != c3) {
-      return -1;
-    }
-    return i + 4;
   }
 
   /** A string at {@code i} (its opening quote): control characters refused, escapes checked. */
   private static int string(byte[] b, int i, int end) {
-    if (i >= end || b[i] != '"') {
-      return -1;
-    }
-    for (int j = i + 1; j < end; j++) {
-      int c = b[j];
-      if (c == '"') {
-        return j + 1;
-      }
-      if (c >= 0 && c < 0x20) {
-        return -1;
-      }
-      if (c == '\\') {
-        if (++j >= end) {
-          return -1;
-        }
-        switch (b[j]) {
-          case '"':
-          case '\\':
-          case '/':
-          case 'b':
-          case 'f':
-          case 'n':
-          case 'r':
-          case 't':
-            break;
-          case 'u':
-            if (j + 4 >= end || !hex(b[j + 1]) || !hex(b[j + 2]) || !hex(b[j + 3]) || !hex(b[j + 4])) {
-              return -1;
-            }
-            j += 4;
-            break;
-          default:
-            return -1;
-        }
-      }
-      // Other bytes, non-ASCII included, are string content; the caller checked UTF-8.
-    }
-    return -1;
-  }
-
-  private static boolean hex(byte c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-  }
-
-  /** A number by RFC 8259's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
-  private static int number(byte[] b, int i, int end) {
-    int start = i;
-    if (b[i] == '-') {
-      i++;
-    }
-    if (i >= end) {
-      return -1;
-    }
-    if (b[i] == '0') {
-      i++;
-    } else if (b[i] >= '1' && b[i] <= '9') {
-      while (i < end && b[i] >= '0' && b[i] <= '9') {
-        i++;
-      }
-    } else {
-      return -1;
-    }
-    if (i < end && b[i] == '.') {
-      int d = ++i;
-      while (i < end && b[i] >= '0' && b[i] <= '9') {
-        i++;
-      }
-      if (i == d) {
-        return -1;
-      }
-    }
-    if (i < end && (b[i] == 'e' || b[i] == 'E')) {
-      i++;
-      if (i < end && (b[i] == '+' || b[i] == '-')) {
-        i++;
-      }
-      int d = i;
-      while (i < end && b[i] >= '0' && b[i] <= '9') {
-        i++;
-      }
-      if (i == d) {
-        return -1;
-      }
-    }
-    return i - start > MAX_NUMBER_CHARS ? -1 : i;
+    return i < end && b[i] == '"' ? JsonScan.string(b, i + 1, end, false) : -1;
   }
 }

@@ -8,27 +8,31 @@ import java.util.function.UnaryOperator;
 
 /**
  * Which of the hand-written fast paths run, so an operator who suspects one can rule it out in
- * production without a new build: each has a plain path beside it (the JCA, Jackson, zlib) that
+ * production without a new build: each has a plain path beside it (Jackson, zlib) that
  * gives the same result and stays in use for every input the fast path hands over.
  *
  * <p>Read once, from system properties, when this class loads (set them on the command line):
  * {@value #ALL_PROPERTY}{@code =off} turns every fast path off; {@value #PREFIX}{@code <name>=off}
- * one of them, by its {@link Path#property()} name. {@code dev.sessionless.hmac=jca}, the older
- * switch for the HMAC engine, still works. Each path that is off is logged once at INFO. Tests
+ * one of them, by its {@link Path#property()} name. Each path that is off is logged once at INFO. Tests
  * flip the package-private fields instead of the properties.
+ *
+ * <p>Every hand-written path with a library path beside it is a {@link Path} here: {@code
+ * FastClaims} (claims), {@code StateScanner} (state), {@code
+ * FixedHuffman} (deflate) and the servlet filter's record writer and reader (records); each
+ * class's comment gives its contract. Hand-written code without a switch, because no library path
+ * does the same job: the strict base64url and UTF-8 checks ({@code Base64Url}, {@code Utf8}, the
+ * SWAR helpers in {@code Words}), the header look-up ({@code HeaderIndex}: a header it does not
+ * know goes to {@code HeaderParser}, Jackson), and {@code StateValues}, which a {@code
+ * StateMapper} turns off by not answering {@code readsPlainly}.
  */
 public final class FastPaths {
   /** Set to {@code off} to turn every fast path off. */
   public static final String ALL_PROPERTY = "dev.sessionless.fastpaths";
   /** The prefix of each path's own property. */
   public static final String PREFIX = "dev.sessionless.fastpath.";
-  /** The HMAC engine's older switch, {@code jca}: the same as {@code dev.sessionless.fastpath.hmac=off}. */
-  public static final String HMAC_PROPERTY = "dev.sessionless.hmac";
 
   /** The fast paths, with what runs instead when one is off. */
   public enum Path {
-    /** HMAC from cloned SHA-2 digests ({@code HmacEngine}); off: the JCA {@code Mac}. */
-    HMAC("hmac", "the JCA Mac computes every HMAC"),
     /** The byte-level claims reader ({@code FastClaims}); off: Jackson's streaming parser. */
     CLAIMS("claims", "Jackson's streaming parser reads every payload"),
     /** The state scanner and indexer ({@code StateScanner}); off: Jackson's streaming parser. */
@@ -57,7 +61,6 @@ public final class FastPaths {
 
   private static final Set<Path> OFF = off(System::getProperty);
 
-  static boolean hmac = !OFF.contains(Path.HMAC);
   static boolean claims = !OFF.contains(Path.CLAIMS);
   static boolean state = !OFF.contains(Path.STATE);
   static boolean deflate = !OFF.contains(Path.DEFLATE);
@@ -82,10 +85,6 @@ public final class FastPaths {
         off.add(p);
       }
     }
-    String hmac = properties.apply(HMAC_PROPERTY);
-    if (hmac != null && hmac.strip().equalsIgnoreCase("jca")) {
-      off.add(Path.HMAC);
-    }
     return off;
   }
 
@@ -100,8 +99,6 @@ public final class FastPaths {
   /** Whether {@code path} runs (read once at class load; tests may flip it). */
   public static boolean on(Path path) {
     switch (path) {
-      case HMAC:
-        return hmac;
       case CLAIMS:
         return claims;
       case STATE:
@@ -121,9 +118,6 @@ public final class FastPaths {
   public static boolean set(Path path, boolean on) {
     boolean was = on(path);
     switch (path) {
-      case HMAC:
-        hmac = on;
-        break;
       case CLAIMS:
         claims = on;
         break;

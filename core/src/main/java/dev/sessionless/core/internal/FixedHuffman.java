@@ -5,6 +5,14 @@ import java.util.Arrays;
 /**
  * Raw DEFLATE (RFC 1951) as one block of fixed Huffman codes (§3.2.6), for small payloads.
  *
+ * <p>Contract: takes at most {@link #MAX_INPUT} bytes of input and a preset of at most {@link
+ * #MAX_PRESET} bytes, and writes one final fixed-code block that any raw inflater (given the same
+ * preset first) inflates to exactly the input; it never fails and never refuses. {@link Deflate}
+ * hands larger inputs to zlib. {@code FixedHuffmanTest} inflates its output with {@code
+ * java.util.zip.Inflater}. Switch: {@code -Ddev.sessionless.fastpath.deflate=off} ({@link
+ * FastPaths.Path#DEFLATE}); then zlib writes every payload (dynamic codes: other bytes, the same
+ * payload).
+ *
  * <p>Why not zlib: for a payload of a few hundred bytes zlib chooses a block with dynamic codes,
  * and the reader must rebuild those code tables before it can inflate a byte. Measured on a
  * 198-byte session payload, inflating zlib's 163 bytes took 1.65 µs, and inflating the same

@@ -15,12 +15,36 @@ import tools.jackson.core.JacksonException;
 public final class HeaderParser {
   /** The members of one header. */
   public static final class Header {
-    public String alg;
-    public String enc;
-    public String zip;
-    public String kid;
+    String alg;
+    String enc;
+    String zip;
+    String kid;
+    String typ;
+
+    /** The {@code alg} member, or {@code null}. */
+    public String alg() {
+      return alg;
+    }
+
+    /** The {@code enc} member, or {@code null}. */
+    public String enc() {
+      return enc;
+    }
+
+    /** The {@code zip} member, or {@code null}. */
+    public String zip() {
+      return zip;
+    }
+
+    /** The {@code kid} member, or {@code null}. */
+    public String kid() {
+      return kid;
+    }
+
     /** The {@code typ} member as written, or {@code null}; the verifier binds it to the codec's type. */
-    public String typ;
+    public String typ() {
+      return typ;
+    }
   }
 
   private HeaderParser() {}

@@ -1,6 +1,7 @@
 package dev.sessionless.core.internal;
 
 import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonFactoryBuilder;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.util.JsonRecyclerPools;
@@ -17,24 +18,19 @@ public final class Json {
    * Strict streaming factory for payloads: no comments, no lenient forms (Jackson's defaults),
    * a nesting limit, and no input echoed into error locations.
    */
-  public static final JsonFactory STRICT =
-      JsonFactory.builder()
-          .streamReadConstraints(
-              StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(64).build())
-          .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-          .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
-          .recyclerPool(JsonRecyclerPools.sharedBoundedPool())
-          .build();
+  public static final JsonFactory STRICT = strict().disable(StreamReadFeature.AUTO_CLOSE_SOURCE).build();
 
   /** As {@link #STRICT}, and refuses a duplicated member name anywhere; for the rarely read parts. */
   public static final JsonFactory STRICT_NO_DUPLICATES =
-      JsonFactory.builder()
-          .streamReadConstraints(
-              StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(64).build())
-          .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .recyclerPool(JsonRecyclerPools.sharedBoundedPool())
-          .build();
+      strict().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  private static JsonFactoryBuilder strict() {
+    return JsonFactory.builder()
+        .streamReadConstraints(
+            StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(64).build())
+        .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+        .recyclerPool(JsonRecyclerPools.sharedBoundedPool());
+  }
 
   /**
    * A plain factory (Jackson's defaults) for the default state mapper. Like the two above, its

@@ -58,7 +58,10 @@ public final class KeyedHash {
     text.getBytes(start, end, to, 0);
   }
 
-  /** The hash of {@code b[0, n)}: SipHash-1-3 written out (a round loop costs half the speed). */
+  /**
+   * The hash of {@code b[0, n)}: SipHash-1-3 written out, so the round repeats on purpose (a round
+   * loop or method costs half the speed).
+   */
   long hash(byte[] b, int n) {
     if (compression != 1 || finish != 3) {
       return sip(k0, k1, compression, finish, b, n);

@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * its identity, so uncontended threads keep meeting their own objects. At most a few slots are
  * probed: a miss costs one new object, never a wait.
  */
-public final class Pool<T> {
+final class Pool<T> {
   private static final int SLOTS = slots(Runtime.getRuntime().availableProcessors());
   private static final int PROBES = 4;
 

@@ -29,10 +29,10 @@ public final class RejectionBursts {
   public static final class BurstEvent extends Event {
     @Label("Second")
     @Description("The second (epoch seconds, codec clock) the rejections fell in")
-    public long epochSecond;
+    long epochSecond;
 
     @Label("Rejections")
-    public long rejections;
+    long rejections;
   }
 
   // Upper 34 bits: the second; lower 30 bits: the count within it. One CAS per rejection.

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Wraps a user's listener so that its exceptions never reach a request or a refresh: each is
  * caught, and the first one logged (type only: a message may quote anything). {@link #wrap}
  * leaves {@link SessionlessListener#NONE} as it is, so the default costs an empty call the JIT
- * removes.
+ * removes. Each method repeats the same try/catch rather than passing the call as a lambda: a
+ * capturing lambda would allocate on every request's event.
  */
 public final class SafeListener implements SessionlessListener {
   private static final System.Logger LOG = System.getLogger(SessionlessListener.class.getName());

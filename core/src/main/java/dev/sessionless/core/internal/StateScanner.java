@@ -23,6 +23,10 @@ import java.util.Arrays;
  *
  * A differential test runs both over mutated states and fails if this one accepts anything the
  * Jackson path refuses, or finds other spans.
+ *
+ * <p>Switch: {@code -Ddev.sessionless.fastpath.state=off} ({@link FastPaths.Path#STATE}); then
+ * {@link StateIndex}'s Jackson path indexes every state on first read, and {@link FastClaims}
+ * checks the state's grammar with its own validator while it reads the payload.
  */
 final class StateScanner {
   /** The most members of one object this scanner compares pairwise before handing over. */
@@ -237,29 +241,14 @@ final class StateScanner {
       case '[':
         return array(i, depth + 1);
       case '"':
-        return string(i + 1);
+        return JsonScan.string(b, i + 1, n, true);
       case 't':
-        return literal(i, "true");
       case 'f':
-        return literal(i, "false");
       case 'n':
-        return literal(i, "null");
+        return JsonScan.literal(b, i, n);
       default:
-        return number(i);
+        return JsonScan.number(b, i, n, MAX_NUMBER_CHARS);
     }
-  }
-
-  private int literal(int i, String word) {
-    int len = word.length();
-    if (i + len > n) {
-      return -1;
-    }
-    for (int k = 0; k < len; k++) {
-      if (b[i + k] != word.charAt(k)) {
-        return -1;
-      }
-    }
-    return i + len;
   }
 
   /** A member name from {@code i} (after its opening quote) to its closing quote; no escapes. */
@@ -274,119 +263,6 @@ final class StateScanner {
       }
     }
     return -1;
-  }
-
-  /**
-   * A string value from {@code i} (after its opening quote): control characters and bad
-   * escapes hand over, and so does an escaped surrogate that is not half of a pair.
-   */
-  private int string(int i) {
-    for (int j = Words.skipStringContent(b, i, n); j < n; j++) {
-      int c = b[j];
-      if (c == '"') {
-        return j + 1;
-      }
-      if (c >= 0 && c < 0x20) {
-        return -1;
-      }
-      if (c == '\\') {
-        if (++j >= n) {
-          return -1;
-        }
-        switch (b[j]) {
-          case '"':
-          case '\\':
-          case '/':
-          case 'b':
-          case 'f':
-          case 'n':
-          case 'r':
-          case 't':
-            break;
-          case 'u': {
-            int u = hex4(j + 1);
-            if (u < 0) {
-              return -1;
-            }
-            j += 4;
-            if (Character.isLowSurrogate((char) u)) {
-              return -1;
-            }
-            if (Character.isHighSurrogate((char) u)) {
-              int low = j + 2 < n && b[j + 1] == '\\' && b[j + 2] == 'u' ? hex4(j + 3) : -1;
-              if (low < 0 || !Character.isLowSurrogate((char) low)) {
-                return -1;
-              }
-              j += 6;
-            }
-            break;
-          }
-          default:
-            return -1;
-        }
-      }
-    }
-    return -1;
-  }
-
-  /** The four hex digits at {@code i} as a number, or -1. */
-  private int hex4(int i) {
-    if (i + 4 > n) {
-      return -1;
-    }
-    int v = 0;
-    for (int k = i; k < i + 4; k++) {
-      int d = Character.digit(b[k], 16);
-      if (d < 0 || b[k] < 0) {
-        return -1;
-      }
-      v = v << 4 | d;
-    }
-    return v;
-  }
-
-  /** A number by RFC 8259's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
-  private int number(int i) {
-    int start = i;
-    if (b[i] == '-') {
-      i++;
-    }
-    if (i >= n) {
-      return -1;
-    }
-    if (b[i] == '0') {
-      i++;
-    } else if (b[i] >= '1' && b[i] <= '9') {
-      i = digits(i);
-    } else {
-      return -1;
-    }
-    if (i < n && b[i] == '.') {
-      int d = ++i;
-      i = digits(i);
-      if (i == d) {
-        return -1;
-      }
-    }
-    if (i < n && (b[i] == 'e' || b[i] == 'E')) {
-      i++;
-      if (i < n && (b[i] == '+' || b[i] == '-')) {
-        i++;
-      }
-      int d = i;
-      i = digits(i);
-      if (i == d) {
-        return -1;
-      }
-    }
-    return i - start > MAX_NUMBER_CHARS ? -1 : i;
-  }
-
-  private int digits(int i) {
-    while (i < n && b[i] >= '0' && b[i] <= '9') {
-      i++;
-    }
-    return i;
   }
 
   /** Whether Claims.Builder#put would take this name: 1 to 256 UTF-16 chars. */

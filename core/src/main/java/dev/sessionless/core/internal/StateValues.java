@@ -9,6 +9,11 @@ import java.nio.charset.StandardCharsets;
  * type it answers {@link #UNREAD} and the caller asks Jackson, which also words any error. The
  * bytes were checked already (well-formed UTF-8, valid JSON, no unpaired surrogate escape);
  * even so, anything unexpected is answered {@code UNREAD}, never guessed at.
+ *
+ * <p>Switch: none of its own. It runs only for a {@code StateMapper} whose {@code readsPlainly}
+ * says the mapper reads that type exactly so; a mapper that answers {@code false} (the interface's
+ * default) has every value read by the mapper. {@code StateValuesDifferentialTest} holds it to
+ * Jackson.
  */
 public final class StateValues {
   /** The answer for a value this class does not read. */

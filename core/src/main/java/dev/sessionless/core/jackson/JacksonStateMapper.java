@@ -1,16 +1,15 @@
 package dev.sessionless.core.jackson;
 
 import dev.sessionless.core.StateMapper;
+import dev.sessionless.core.internal.JacksonAdapters;
 import dev.sessionless.core.internal.Json;
 import java.lang.reflect.Type;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.databind.DeserializationConfig;
 import tools.jackson.databind.DeserializationContext;
@@ -31,15 +30,14 @@ import tools.jackson.databind.json.JsonMapper;
  * SpreadCreators}); one with default typing activated is refused (it would let JSON read from a
  * token choose the class to instantiate), and {@link #checkTypes} refuses attribute types
  * annotated for class-name typing.
+ *
+ * <p>Rules and caches shared with the Jackson 2 adapter are in {@code internal.JacksonAdapters};
+ * the calls left here differ from {@code Jackson2StateMapper}'s because Jackson 3's classes are
+ * not Jackson 2's.
  */
 public final class JacksonStateMapper implements StateMapper {
   /** The most {@code ObjectReader}s one mapper keeps; readers for further types are made per read. */
-  static final int MAX_READERS = 256;
-
-  /** Final JDK value types: the only candidates for {@link #readsPlainly}. */
-  private static final Set<Class<?>> IMMUTABLE = Set.of(String.class, Boolean.class, Integer.class,
-      Long.class, Short.class, Byte.class, Double.class, Float.class, Character.class,
-      BigInteger.class, BigDecimal.class);
+  static final int MAX_READERS = JacksonAdapters.MAX_READERS;
 
   private static final JacksonStateMapper DEFAULTS = new JacksonStateMapper(
       // Jackson 2's defaults: the state JSON stays what earlier versions wrote and read (no
@@ -51,15 +49,15 @@ public final class JacksonStateMapper implements StateMapper {
           .addModule(SpreadCreators.module())
           .build());
 
-  /** The deserializers a plain mapper uses for {@link #IMMUTABLE}, made lazily. */
+  /** The deserializers a plain mapper uses for {@code JacksonAdapters.IMMUTABLE}, made lazily. */
   private static volatile Map<Class<?>, ValueDeserializer<Object>> standard;
 
   private final JsonMapper mapper;
   private final ConcurrentHashMap<Type, ObjectReader> readers = new ConcurrentHashMap<>();
   private final int maxReaders;
   private final ReadLimits limits;
-  /** The types of {@link #IMMUTABLE} this mapper reads with the standard deserializer; lazy. */
-  private volatile Set<Class<?>> plain;
+  private final JacksonAdapters.PlainTypes plain = new JacksonAdapters.PlainTypes(this::findPlain);
+  private final Function<Type, ObjectReader> newReader;
 
   private JacksonStateMapper(JsonMapper mapper) {
     this(mapper, MAX_READERS);
@@ -68,10 +66,9 @@ public final class JacksonStateMapper implements StateMapper {
   JacksonStateMapper(JsonMapper mapper, int maxReaders) {
     this.mapper = mapper;
     this.maxReaders = maxReaders;
+    this.newReader = t -> mapper.readerFor(mapper.constructType(t));
     StreamReadConstraints c = mapper.tokenStreamFactory().streamReadConstraints();
-    long doc = c.getMaxDocumentLength();
-    this.limits = new ReadLimits(c.getMaxStringLength(), c.getMaxNumberLength(),
-        doc <= 0 ? Long.MAX_VALUE : doc);
+    this.limits = JacksonAdapters.limits(c.getMaxStringLength(), c.getMaxNumberLength(), c.getMaxDocumentLength());
   }
 
   /** The default mapper: Jackson 3 with Jackson 2's defaults, refusing trailing data, no polymorphic typing. */
@@ -124,34 +121,12 @@ public final class JacksonStateMapper implements StateMapper {
    */
   @Override
   public boolean readsPlainly(Class<?> type) {
-    if (!IMMUTABLE.contains(type)) {
-      return false;
-    }
-    Set<Class<?>> p = plain;
-    if (p == null) {
-      try {
-        p = findPlain();
-      } catch (RuntimeException e) {
-        p = Set.of(); // a mapper we cannot inspect: Jackson reads everything
-      }
-      plain = p;
-    }
-    return p.contains(type);
+    return plain.contains(type);
   }
 
   /** A reader for {@code type}, kept for the next read while fewer than the bound are. */
   ObjectReader readerFor(Type type) {
-    ObjectReader r = readers.get(type);
-    if (r == null) {
-      r = mapper.readerFor(mapper.constructType(type));
-      if (readers.size() < maxReaders) {
-        ObjectReader raced = readers.putIfAbsent(type, r);
-        if (raced != null) {
-          r = raced;
-        }
-      }
-    }
-    return r;
+    return JacksonAdapters.reader(readers, maxReaders, type, newReader);
   }
 
   /** How many readers are kept (for tests). */
@@ -169,23 +144,15 @@ public final class JacksonStateMapper implements StateMapper {
       reference = rootDeserializers(JsonMapper.builder().build());
       standard = reference;
     }
-    Map<Class<?>, ValueDeserializer<Object>> own = rootDeserializers(mapper);
-    Set<Class<?>> same = new HashSet<>();
-    for (Class<?> c : IMMUTABLE) {
-      ValueDeserializer<Object> d = own.get(c);
-      if (d != null && d == reference.get(c)) {
-        same.add(c);
-      }
-    }
-    return Set.copyOf(same);
+    return JacksonAdapters.sameDeserializers(rootDeserializers(mapper), reference);
   }
 
-  /** The root deserializer {@code m} reads each {@link #IMMUTABLE} type with (missing: unknown). */
+  /** The root deserializer {@code m} reads each {@code JacksonAdapters.IMMUTABLE} type with (missing: unknown). */
   private static Map<Class<?>, ValueDeserializer<Object>> rootDeserializers(JsonMapper m) {
     Map<Class<?>, ValueDeserializer<Object>> found = new HashMap<>();
     DeserializationConfig config = m.deserializationConfig();
     DeserializationContext ctxt = m._deserializationContext();
-    for (Class<?> c : IMMUTABLE) {
+    for (Class<?> c : JacksonAdapters.IMMUTABLE) {
       try {
         JavaType t = config.constructType(c);
         found.put(c, ctxt.findRootValueDeserializer(t));

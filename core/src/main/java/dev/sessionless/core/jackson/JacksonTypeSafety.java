@@ -1,12 +1,12 @@
 package dev.sessionless.core.jackson;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.sessionless.core.internal.JacksonAdapters;
 import tools.jackson.databind.BeanDescription;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.introspect.Annotated;
 import tools.jackson.databind.introspect.BeanPropertyDefinition;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,11 +20,11 @@ import java.util.Set;
  * and properties declared as {@code Object} (or {@code Serializable}, {@code Comparable}), which
  * only polymorphic typing could read back as what was stored. Walks the types with the mapper's
  * own introspection, so mix-ins and naming strategies count. Name-based type ids ({@code
- * use = NAME} with {@code @JsonSubTypes}) name a closed set and are allowed.
+ * use = NAME} with {@code @JsonSubTypes}) name a closed set and are allowed. The rules and messages
+ * are shared with Jackson 2's twin ({@code internal.JacksonAdapters}); the walk is not, because it
+ * calls each library's own introspection.
  */
 final class JacksonTypeSafety {
-  private static final Set<Class<?>> UNTYPED = Set.of(Object.class, Serializable.class, Comparable.class);
-
   private JacksonTypeSafety() {}
 
   /** @throws IllegalArgumentException if the mapper has default typing activated */
@@ -32,9 +32,7 @@ final class JacksonTypeSafety {
     JavaType object = mapper.constructType(Object.class);
     if (mapper.serializationConfig().getDefaultTyper(object) != null
         || mapper.deserializationConfig().getDefaultTyper(object) != null) {
-      throw new IllegalArgumentException("the JsonMapper has default typing activated, which lets JSON read"
-          + " from a token choose classes to instantiate: give Sessionless a mapper without"
-          + " activateDefaultTyping");
+      throw JacksonAdapters.defaultTyping("JsonMapper", "activateDefaultTyping");
     }
   }
 
@@ -56,23 +54,15 @@ final class JacksonTypeSafety {
       return;
     }
     Class<?> raw = t.getRawClass();
-    if (UNTYPED.contains(raw)) {
-      throw new IllegalArgumentException("attribute type " + root.getName() + ": " + where + " is declared as "
-          + raw.getSimpleName() + ", which reads back only as maps, lists and strings unless Jackson"
-          + " picks a class from the JSON: declare a concrete type");
-    }
-    if (raw.isPrimitive() || raw.isEnum() || raw.getName().startsWith("java.")
-        || raw.getName().startsWith("com.fasterxml.jackson.")
-        || raw.getName().startsWith("tools.jackson.") || !seen.add(raw)) {
+    if (JacksonAdapters.stopsAt(raw, root, where, seen)) {
       return;
     }
     List<BeanDescription> views = List.of(mapper._serializationContext().introspectBeanDescription(t),
         mapper._deserializationContext().introspectBeanDescription(t));
-    refuseClassIds(views.get(0).getClassInfo(), "attribute type " + root.getName() + ": "
-        + (raw == root ? "the class" : where + " (" + raw.getName() + ")"));
+    refuseClassIds(views.get(0).getClassInfo(), JacksonAdapters.classLabel(raw, root, where));
     for (BeanDescription view : views) {
       for (BeanPropertyDefinition p : view.findProperties()) {
-        String at = (raw == root ? "" : where + ".") + "property '" + p.getName() + "'";
+        String at = JacksonAdapters.propertyPath(raw, root, where, p.getName());
         List<Annotated> members = new ArrayList<>();
         members.add(p.getField());
         members.add(p.getGetter());
@@ -89,10 +79,6 @@ final class JacksonTypeSafety {
   }
 
   private static void refuseClassIds(Annotated a, String what) {
-    JsonTypeInfo info = a.getAnnotation(JsonTypeInfo.class);
-    if (info != null && (info.use() == JsonTypeInfo.Id.CLASS || info.use() == JsonTypeInfo.Id.MINIMAL_CLASS)) {
-      throw new IllegalArgumentException(what + " carries @JsonTypeInfo(use = " + info.use() + "), which lets"
-          + " JSON read from a token name any class to instantiate: use Id.NAME with @JsonSubTypes");
-    }
+    JacksonAdapters.refuseClassIds(a.getAnnotation(JsonTypeInfo.class), what);
   }
 }

@@ -9,17 +9,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
 import dev.sessionless.core.StateMapper;
+import dev.sessionless.core.internal.JacksonAdapters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Type;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * A {@link StateMapper} for applications still on Jackson 2: wraps their {@code ObjectMapper}
@@ -29,29 +28,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A mapper with default typing enabled is refused (it would let JSON read from a token choose
  * the class to instantiate), and {@link #checkTypes} refuses attribute types annotated for
  * class-name typing.
+ *
+ * <p>It shares its rules and caches with the Jackson 3 adapter ({@code JacksonStateMapper}) through
+ * {@code internal.JacksonAdapters}; the calls left here differ because Jackson 2's classes and
+ * checked exceptions are not Jackson 3's.
  */
 public final class Jackson2StateMapper implements StateMapper {
-  /** The most {@code ObjectReader}s one mapper keeps; readers for further types are made per read. */
-  static final int MAX_READERS = 256;
-
-  private static final Set<Class<?>> IMMUTABLE = Set.of(String.class, Boolean.class, Integer.class,
-      Long.class, Short.class, Byte.class, Double.class, Float.class, Character.class,
-      BigInteger.class, BigDecimal.class);
-
-  /** The deserializers a plain mapper uses for {@link #IMMUTABLE}, made lazily. */
+  /** The deserializers a plain mapper uses for {@code JacksonAdapters.IMMUTABLE}, made lazily. */
   private static volatile Map<Class<?>, JsonDeserializer<Object>> standard;
 
   private final ObjectMapper mapper;
   private final ConcurrentHashMap<Type, ObjectReader> readers = new ConcurrentHashMap<>();
   private final ReadLimits limits;
-  private volatile Set<Class<?>> plain;
+  private final JacksonAdapters.PlainTypes plain = new JacksonAdapters.PlainTypes(this::findPlain);
+  private final Function<Type, ObjectReader> newReader;
 
   private Jackson2StateMapper(ObjectMapper mapper) {
     this.mapper = mapper;
+    this.newReader = t -> mapper.readerFor(mapper.getTypeFactory().constructType(t));
     StreamReadConstraints c = mapper.getFactory().streamReadConstraints();
-    long doc = c.getMaxDocumentLength();
-    this.limits = new ReadLimits(c.getMaxStringLength(), c.getMaxNumberLength(),
-        doc <= 0 ? Long.MAX_VALUE : doc);
+    this.limits = JacksonAdapters.limits(c.getMaxStringLength(), c.getMaxNumberLength(), c.getMaxDocumentLength());
   }
 
   /**
@@ -104,33 +100,11 @@ public final class Jackson2StateMapper implements StateMapper {
    */
   @Override
   public boolean readsPlainly(Class<?> type) {
-    if (!IMMUTABLE.contains(type)) {
-      return false;
-    }
-    Set<Class<?>> p = plain;
-    if (p == null) {
-      try {
-        p = findPlain();
-      } catch (RuntimeException e) {
-        p = Set.of();
-      }
-      plain = p;
-    }
-    return p.contains(type);
+    return plain.contains(type);
   }
 
   private ObjectReader readerFor(Type type) {
-    ObjectReader r = readers.get(type);
-    if (r == null) {
-      r = mapper.readerFor(mapper.getTypeFactory().constructType(type));
-      if (readers.size() < MAX_READERS) {
-        ObjectReader raced = readers.putIfAbsent(type, r);
-        if (raced != null) {
-          r = raced;
-        }
-      }
-    }
-    return r;
+    return JacksonAdapters.reader(readers, JacksonAdapters.MAX_READERS, type, newReader);
   }
 
   private Set<Class<?>> findPlain() {
@@ -143,15 +117,7 @@ public final class Jackson2StateMapper implements StateMapper {
       reference = rootDeserializers(new ObjectMapper());
       standard = reference;
     }
-    Map<Class<?>, JsonDeserializer<Object>> own = rootDeserializers(mapper);
-    Set<Class<?>> same = new HashSet<>();
-    for (Class<?> c : IMMUTABLE) {
-      JsonDeserializer<Object> d = own.get(c);
-      if (d != null && d == reference.get(c)) {
-        same.add(c);
-      }
-    }
-    return Set.copyOf(same);
+    return JacksonAdapters.sameDeserializers(rootDeserializers(mapper), reference);
   }
 
   private static Map<Class<?>, JsonDeserializer<Object>> rootDeserializers(ObjectMapper m) {
@@ -162,7 +128,7 @@ public final class Jackson2StateMapper implements StateMapper {
     }
     DefaultDeserializationContext ctxt =
         ((DefaultDeserializationContext) m.getDeserializationContext()).createDummyInstance(config);
-    for (Class<?> c : IMMUTABLE) {
+    for (Class<?> c : JacksonAdapters.IMMUTABLE) {
       try {
         found.put(c, ctxt.findRootValueDeserializer(config.constructType(c)));
       } catch (JsonMappingException | RuntimeException e) {

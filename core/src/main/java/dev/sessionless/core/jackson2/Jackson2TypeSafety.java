@@ -6,26 +6,29 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.Annotated;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
-import java.io.Serializable;
+import dev.sessionless.core.internal.JacksonAdapters;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Refuses, when the filter is built, a Jackson setup under which JSON read from a token could
- * choose the class to instantiate (the root of Jackson's deserialization gadget attacks): default
- * typing on the mapper, {@code @JsonTypeInfo(use = CLASS)} or {@code MINIMAL_CLASS} on a
- * registered type, on any of its properties, or on any type reachable through its properties,
- * and properties declared as {@code Object} (or {@code Serializable}, {@code Comparable}), which
- * only polymorphic typing could read back as what was stored. Walks the types with the mapper's
- * own introspection, so mix-ins and naming strategies count. Name-based type ids ({@code
- * use = NAME} with {@code @JsonSubTypes}) name a closed set and are allowed.
+ * The Jackson 2 twin of {@code core.jackson.JacksonTypeSafety}: refuses, when the filter is built,
+ * a setup under which JSON read from a token could choose the class to instantiate, by the same
+ * rules ({@code internal.JacksonAdapters}). The walk below repeats the Jackson 3 one because each
+ * calls its own library's introspection, whose classes and method names differ.
  */
 final class Jackson2TypeSafety {
-  private static final Set<Class<?>> UNTYPED = Set.of(Object.class, Serializable.class, Comparable.class);
-
   private Jackson2TypeSafety() {}
+
+  /** @throws IllegalArgumentException if the mapper has default typing activated */
+  static void refuseDefaultTyping(ObjectMapper mapper) {
+    JavaType object = mapper.constructType(Object.class);
+    if (mapper.getSerializationConfig().getDefaultTyper(object) != null
+        || mapper.getDeserializationConfig().getDefaultTyper(object) != null) {
+      throw JacksonAdapters.defaultTyping("ObjectMapper", "activateDefaultTyping/enableDefaultTyping");
+    }
+  }
 
   /** @throws IllegalArgumentException naming the mapper setting or the type and property at fault */
   static void check(ObjectMapper mapper, Set<Class<?>> registered) {
@@ -33,17 +36,6 @@ final class Jackson2TypeSafety {
     Set<Class<?>> seen = new HashSet<>();
     for (Class<?> type : registered) {
       walk(mapper, mapper.constructType(type), type.getName(), type, seen);
-    }
-  }
-
-  /** @throws IllegalArgumentException if the mapper has default typing enabled */
-  static void refuseDefaultTyping(ObjectMapper mapper) {
-    JavaType object = mapper.constructType(Object.class);
-    if (mapper.getSerializationConfig().getDefaultTyper(object) != null
-        || mapper.getDeserializationConfig().getDefaultTyper(object) != null) {
-      throw new IllegalArgumentException("the ObjectMapper has default typing enabled, which lets JSON read"
-          + " from a token choose classes to instantiate: give Sessionless a mapper without"
-          + " activateDefaultTyping/enableDefaultTyping");
     }
   }
 
@@ -56,22 +48,15 @@ final class Jackson2TypeSafety {
       return;
     }
     Class<?> raw = t.getRawClass();
-    if (UNTYPED.contains(raw)) {
-      throw new IllegalArgumentException("attribute type " + root.getName() + ": " + where + " is declared as "
-          + raw.getSimpleName() + ", which reads back only as maps, lists and strings unless Jackson"
-          + " picks a class from the JSON: declare a concrete type");
-    }
-    if (raw.isPrimitive() || raw.isEnum() || raw.getName().startsWith("java.")
-        || raw.getName().startsWith("com.fasterxml.jackson.") || !seen.add(raw)) {
+    if (JacksonAdapters.stopsAt(raw, root, where, seen)) {
       return;
     }
     List<BeanDescription> views = List.of(mapper.getSerializationConfig().introspect(t),
         mapper.getDeserializationConfig().introspect(t));
-    refuseClassIds(views.get(0).getClassInfo(), "attribute type " + root.getName() + ": "
-        + (raw == root ? "the class" : where + " (" + raw.getName() + ")"));
+    refuseClassIds(views.get(0).getClassInfo(), JacksonAdapters.classLabel(raw, root, where));
     for (BeanDescription view : views) {
       for (BeanPropertyDefinition p : view.findProperties()) {
-        String at = (raw == root ? "" : where + ".") + "property '" + p.getName() + "'";
+        String at = JacksonAdapters.propertyPath(raw, root, where, p.getName());
         List<Annotated> members = new ArrayList<>();
         members.add(p.getField());
         members.add(p.getGetter());
@@ -88,10 +73,6 @@ final class Jackson2TypeSafety {
   }
 
   private static void refuseClassIds(Annotated a, String what) {
-    JsonTypeInfo info = a.getAnnotation(JsonTypeInfo.class);
-    if (info != null && (info.use() == JsonTypeInfo.Id.CLASS || info.use() == JsonTypeInfo.Id.MINIMAL_CLASS)) {
-      throw new IllegalArgumentException(what + " carries @JsonTypeInfo(use = " + info.use() + "), which lets"
-          + " JSON read from a token name any class to instantiate: use Id.NAME with @JsonSubTypes");
-    }
+    JacksonAdapters.refuseClassIds(a.getAnnotation(JsonTypeInfo.class), what);
   }
 }

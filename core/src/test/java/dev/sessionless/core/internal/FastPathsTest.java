@@ -56,8 +56,8 @@ class FastPathsTest {
       assertEquals(EnumSet.of(p), FastPaths.off(k -> k.equals(p.property()) ? " OFF " : null), p.property());
       assertEquals(EnumSet.noneOf(Path.class), FastPaths.off(k -> k.equals(p.property()) ? "on" : null));
     }
-    assertEquals(EnumSet.of(Path.HMAC), FastPaths.off(k -> k.equals("dev.sessionless.hmac") ? "jca" : null),
-        "the HMAC engine's older switch still works");
+    assertEquals(EnumSet.noneOf(Path.class), FastPaths.off(k -> k.equals("dev.sessionless.hmac") ? "jca" : null),
+        "the removed HMAC engine's old switch is ignored");
     assertEquals("dev.sessionless.fastpath.deflate", Path.DEFLATE.property());
   }
 
@@ -163,31 +163,6 @@ class FastPathsTest {
     }
   }
 
-  // ---- hmac: HmacEngine against the JDK's own Mac ----
-
-  @ParameterizedTest(name = "HMAC from digests {0}")
-  @ValueSource(booleans = {true, false})
-  void hmacInEitherModeIsTheJdksMac(boolean fast) throws Exception {
-    Random random = new Random(11);
-    for (String alg : List.of("HmacSHA256", "HmacSHA384", "HmacSHA512")) {
-      byte[] key = new byte[40];
-      random.nextBytes(key);
-      HmacEngine engine = with(Path.HMAC, fast, () -> new HmacEngine(alg, key));
-      assertEquals(fast, engine.clonesDigests(), "which engine was built");
-      Mac mac = Mac.getInstance(alg, "SunJCE");
-      mac.init(new SecretKeySpec(key, alg));
-      byte[] msg = new byte[300];
-      random.nextBytes(msg);
-      for (int len = 0; len <= msg.length; len += 3) {
-        mac.update(msg, 0, len);
-        byte[] expected = mac.doFinal();
-        byte[] out = new byte[64];
-        assertArrayEquals(expected, Arrays.copyOf(out, engine.sign(msg, len, out)), alg + " " + len);
-        assertTrue(engine.verify(msg, len, expected, expected.length));
-      }
-    }
-  }
-
   /** The seeds, then up to {@code runs} copies of them with one to three random edits each, valid UTF-8. */
   static List<byte[]> mutated(List<String> seeds, int runs, long seed) {
     Random random = new Random(seed);
@@ -235,8 +210,7 @@ class FastPathsTest {
   void nothingIsOffUnlessAPropertySaidSo() {
     for (Path p : Path.values()) {
       assertTrue(FastPaths.on(p) || System.getProperty(p.property()) != null
-          || System.getProperty(FastPaths.ALL_PROPERTY) != null
-          || p == Path.HMAC && System.getProperty(FastPaths.HMAC_PROPERTY) != null, p.name());
+          || System.getProperty(FastPaths.ALL_PROPERTY) != null, p.name());
     }
     assertFalse(FastPaths.off(k -> null).contains(Path.RECORDS));
     assertNull(System.getProperty("dev.sessionless.fastpaths.unused"));

@@ -26,12 +26,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Holds the engine's HMAC, computed from cloned digests with the first block's state kept, to
- * the JDK's own {@code Mac}: every message length around the block size, keys shorter than,
- * equal to and longer than a block (hashed first, as RFC 2104 says), and first blocks that
- * repeat, change and alternate, so a kept state is reused exactly when it may be. And the
- * shortcut is taken only with the JDK's own providers: with another provider first (a FIPS
- * module, say), or the property set, every MAC goes through the JCA {@code Mac}.
+ * Holds the engine's HMAC (the JCA {@code Mac}, pooled) to the JDK's own {@code Mac}: every message
+ * length, keys shorter than, equal to and longer than a block; a failed verify leaves nothing of
+ * the forged message in the pool; and a provider put first (a FIPS module, say) has its own
+ * {@code Mac} used, even one that cannot be cloned.
  */
 class HmacEngineTest {
   /** The JDK's own {@code Mac}, named, so that a provider put first in a test is not asked. */
@@ -56,34 +54,10 @@ class HmacEngineTest {
       byte[] key = new byte[keyLen];
       random.nextBytes(key);
       HmacEngine engine = new HmacEngine(alg, key);
-      assertTrue(engine.clonesDigests(), "the JDK's digests clone");
       byte[] msg = new byte[400];
       random.nextBytes(msg);
       for (int len = 0; len <= msg.length; len++) {
         assertArrayEquals(reference(alg, key, msg, len), sign(engine, msg, len), alg + " key " + keyLen + " length " + len);
-      }
-    }
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"HmacSHA256", "HmacSHA512"})
-  void aKeptFirstBlockIsUsedOnlyForMessagesThatStartWithIt(String alg) throws Exception {
-    Random random = new Random(7);
-    byte[] key = new byte[32];
-    random.nextBytes(key);
-    HmacEngine engine = new HmacEngine(alg, key);
-    byte[] a = new byte[300];
-    random.nextBytes(a);
-    byte[] b = a.clone();
-    b[0] ^= 1; // another first block
-    byte[] c = a.clone();
-    c[127] ^= (byte) 0x80; // the last byte of SHA-512's first block, inside SHA-256's second
-    byte[] d = a.clone();
-    d[250] ^= 4; // same first block, another tail
-    List<byte[]> order = List.of(a, a, b, a, c, c, a, d, b, b, d, a);
-    for (byte[] m : order) {
-      for (int len : new int[] {300, 128, 127, 64, 63, 0}) {
-        assertArrayEquals(reference(alg, key, m, len), sign(engine, m, len), alg + " length " + len);
       }
     }
   }
@@ -110,32 +84,9 @@ class HmacEngineTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"HmacSHA256", "HmacSHA384", "HmacSHA512"})
-  @org.junit.jupiter.api.Timeout(30)
-  void keptFirstBlockIsComparedInConstantTimeWhereverTheNextMessageDiffers(String alg) throws Exception {
-    byte[] key = new byte[32];
-    new Random(5).nextBytes(key);
-    HmacEngine engine = new HmacEngine(alg, key);
-    int block = alg.equals("HmacSHA256") ? 64 : 128;
-    byte[] kept = new byte[300];
-    new Random(6).nextBytes(kept);
-    sign(engine, kept, kept.length);
-    // A message differing only in the last byte of the first block, then one differing in its
-    // first byte: each is compared with the kept block over the whole block, through ConstantTime.
-    for (int at : new int[] {block - 1, 0}) {
-      byte[] next = kept.clone();
-      next[at] ^= 1;
-      long before = ConstantTime.COMPARED.get();
-      assertArrayEquals(reference(alg, key, next, next.length), sign(engine, next, next.length));
-      assertEquals(block, ConstantTime.COMPARED.get() - before, "bytes compared in constant time, differing at " + at);
-      sign(engine, kept, kept.length); // keep the first message's block again
-    }
-  }
-
-  @ParameterizedTest
   @ValueSource(strings = {"HmacSHA256", "HmacSHA512"})
   @org.junit.jupiter.api.Timeout(30)
-  void failedVerifyLeavesNeitherTheForgedMessagesMacNorItsKeyedStateInThePool(String alg) throws Exception {
+  void failedVerifyLeavesNotTheForgedMessagesMacInThePool(String alg) throws Exception {
     byte[] key = new byte[32];
     new Random(8).nextBytes(key);
     HmacEngine engine = new HmacEngine(alg, key);
@@ -144,7 +95,7 @@ class HmacEngineTest {
     byte[] wrong = new byte[engine.signatureLength()];
     assertFalse(engine.verify(forged, forged.length, wrong, wrong.length));
     assertEquals(1, engine.pooled());
-    assertTrue(engine.pooledStatesHoldNothing(), "the correct MAC, inner hash or a kept first block stayed pooled");
+    assertTrue(engine.pooledStatesHoldNothing(), "the forged message's correct MAC stayed pooled");
     // And the engine still verifies afterwards, from the start.
     byte[] mac = reference(alg, key, forged, forged.length);
     assertTrue(engine.verify(forged, forged.length, mac, mac.length));
@@ -186,24 +137,6 @@ class HmacEngineTest {
   }
 
   @Test
-  void theSwitchSendsEveryHmacThroughTheJcaMac() throws Exception {
-    byte[] key = new byte[32];
-    new Random(3).nextBytes(key);
-    byte[] msg = new byte[300];
-    new Random(4).nextBytes(msg);
-    assertTrue(new HmacEngine("HmacSHA256", key).clonesDigests(), "the JDK's providers: digests");
-    // What dev.sessionless.hmac=jca (or dev.sessionless.fastpath.hmac=off) sets when FastPaths loads.
-    boolean was = FastPaths.set(FastPaths.Path.HMAC, false);
-    try {
-      HmacEngine engine = new HmacEngine("HmacSHA256", key);
-      assertFalse(engine.clonesDigests());
-      assertArrayEquals(reference("HmacSHA256", key, msg, 300), sign(engine, msg, 300));
-    } finally {
-      FastPaths.set(FastPaths.Path.HMAC, was);
-    }
-  }
-
-  @Test
   void anotherProviderFirstGetsItsOwnMacEvenOneThatCannotBeCloned() throws Exception {
     byte[] key = new byte[32];
     new Random(5).nextBytes(key);
@@ -211,7 +144,6 @@ class HmacEngineTest {
     HmacEngine engine;
     try {
       engine = new HmacEngine("HmacSHA256", key);
-      assertFalse(engine.clonesDigests(), "a provider ahead of the JDK's: its Mac, not digests around it");
       assertTrue(Mac.getInstance("HmacSHA256").getProvider() instanceof FirstProvider);
       // three threads at once make three pooled states, each from a new Mac (this one has no clone)
       ExecutorService pool = Executors.newFixedThreadPool(3);
@@ -241,7 +173,6 @@ class HmacEngineTest {
     } finally {
       Security.removeProvider(FirstProvider.NAME);
     }
-    assertTrue(new HmacEngine("HmacSHA256", key).clonesDigests(), "the JDK's providers again: digests");
   }
 
   /**

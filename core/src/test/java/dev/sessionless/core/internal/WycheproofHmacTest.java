@@ -14,13 +14,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Wycheproof's HMAC-SHA-256/384/512 vectors through {@link HmacEngine}, on both of its paths:
- * the MAC computed from cloned SHA-2 states (the default with the JDK's providers) and the JCA
- * {@code Mac} that {@code -Ddev.sessionless.hmac=jca} selects.
+ * Wycheproof's HMAC-SHA-256/384/512 vectors through {@link HmacEngine} (the JCA {@code Mac}).
  *
- * <p>Each vector is verified twice on the same engine, so that a message longer than a block
- * is also checked through the kept first-block state, and the engine's own MAC is compared with
- * the vector's tag.
+ * <p>Each vector is verified twice on the same engine, so that a pooled state is reused, and the
+ * engine's own MAC is compared with the vector's tag.
  *
  * <p><b>Treated otherwise, by rule:</b> the groups with a truncated tag (half the hash length).
  * JWS HMAC (RFC 7518 section 3.2) uses the whole MAC, and the engine refuses any other length
@@ -31,35 +28,16 @@ import tools.jackson.databind.JsonNode;
  */
 @Timeout(120)
 class WycheproofHmacTest {
-  /** Which way the engine computes. */
-  enum Path { DIGESTS, JCA }
-
   static Stream<Arguments> files() {
-    return Stream.of(Path.values()).flatMap(p -> Stream.of(
-        Arguments.of("hmac_sha256_test.json", "HmacSHA256", 32, p),
-        Arguments.of("hmac_sha384_test.json", "HmacSHA384", 48, p),
-        Arguments.of("hmac_sha512_test.json", "HmacSHA512", 64, p)));
+    return Stream.of(
+        Arguments.of("hmac_sha256_test.json", "HmacSHA256", 32),
+        Arguments.of("hmac_sha384_test.json", "HmacSHA384", 48),
+        Arguments.of("hmac_sha512_test.json", "HmacSHA512", 64));
   }
 
-  /**
-   * An engine on the asked path, checked to be on it: the HMAC fast path is switched on or off
-   * only while the engine is made, whatever the JVM was started with.
-   */
-  static HmacEngine engine(String jcaName, byte[] key, Path path) {
-    boolean was = FastPaths.set(FastPaths.Path.HMAC, path == Path.DIGESTS);
-    HmacEngine e;
-    try {
-      e = new HmacEngine(jcaName, key);
-    } finally {
-      FastPaths.set(FastPaths.Path.HMAC, was);
-    }
-    assertEquals(path == Path.DIGESTS, e.clonesDigests(), "the engine runs on the " + path + " path");
-    return e;
-  }
-
-  @ParameterizedTest(name = "{0} on the {3} path")
+  @ParameterizedTest(name = "{0}")
   @MethodSource("files")
-  void everyFullLengthVectorHoldsAndNoTruncatedTagIsAccepted(String file, String jcaName, int macBytes, Path path) {
+  void everyFullLengthVectorHoldsAndNoTruncatedTagIsAccepted(String file, String jcaName, int macBytes) {
     JsonNode root = WycheproofFiles.load(file);
     WycheproofFiles.Tally full = new WycheproofFiles.Tally(file, Map.of());
     int truncated = 0;
@@ -71,13 +49,13 @@ class WycheproofHmacTest {
         byte[] msg = WycheproofFiles.hex(t.get("msg").stringValue());
         byte[] tag = WycheproofFiles.hex(t.get("tag").stringValue());
         boolean valid = "valid".equals(t.get("result").stringValue());
-        HmacEngine e = engine(jcaName, key, path);
+        HmacEngine e = new HmacEngine(jcaName, key);
         byte[] mac = new byte[64];
         assertEquals(macBytes, e.sign(msg, msg.length, mac), file + " #" + id);
         boolean prefix = Arrays.equals(mac, 0, tagBytes, tag, 0, tagBytes);
         boolean first = e.verify(msg, msg.length, tag, tag.length);
         boolean again = e.verify(msg, msg.length, tag, tag.length);
-        assertEquals(first, again, file + " #" + id + ": the kept first block changed the answer");
+        assertEquals(first, again, file + " #" + id + ": a reused pooled state changed the answer");
         if (tagBytes == macBytes) {
           assertEquals(valid, prefix, file + " #" + id + ": the engine's MAC against the vector's tag");
           full.record(id, valid, first, t.get("comment").stringValue());
