@@ -40,6 +40,7 @@ public final class FakeClock extends Clock {
    */
   public Clock failingWhen(Supplier<? extends RuntimeException> failure) {
     FakeClock time = this;
+    // What every java.time.Clock must implement, like the other clocks here; there is nothing to share.
     return new Clock() {
       @Override
       public long millis() {
