@@ -2,12 +2,10 @@ package dev.sessionless.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jwt.JWTClaimsSet;
-import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import org.jose4j.jwt.JwtClaims;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -57,8 +55,7 @@ public class DirA256GcmDecryptBenchmark {
 
   @Setup
   public void setup() throws Exception {
-    byte[] secret = Fixtures.secret(32, 4096);
-    TokenKey key = TokenKey.secret(Fixtures.KID, Algorithm.DIR_A256GCM, secret);
+    TokenKey key = Fixtures.dirKey();
     sessionless = Fixtures.codec(key, 0);
     token = sessionless.encode(Fixtures.claims(Fixtures.stateOfJsonSize(stateBytes)));
     Fixtures.checkSize("the state", sessionless.decode(token).stateJson().length(), stateBytes);
@@ -73,17 +70,6 @@ public class DirA256GcmDecryptBenchmark {
     ThreadCipher probe = new ThreadCipher();
     probe.setup();
     Fixtures.mustAccept("naive JCA", () -> naiveJca(probe));
-  }
-
-  /** One {@code Cipher} per benchmark thread, re-initialised per token (each has its own IV). */
-  @State(Scope.Thread)
-  public static class ThreadCipher {
-    Cipher cipher;
-
-    @Setup
-    public void setup() throws Exception {
-      cipher = Cipher.getInstance("AES/GCM/NoPadding");
-    }
   }
 
   @Benchmark

@@ -1,9 +1,7 @@
 package dev.sessionless.benchmarks;
 
-import static dev.sessionless.benchmarks.Fixtures.KID;
 import static dev.sessionless.benchmarks.Fixtures.SESSION_ID;
 
-import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
@@ -51,11 +49,10 @@ public class DirA256GcmEncryptBenchmark {
 
   @Setup
   public void setup() throws Exception {
-    byte[] secret = Fixtures.secret(32, 4096);
     state = Fixtures.stateOfJsonSize(stateBytes);
     peerClaims = Map.of("st", state);
     claims = Fixtures.claims(state);
-    TokenKey key = TokenKey.secret(KID, Algorithm.DIR_A256GCM, secret);
+    TokenKey key = Fixtures.dirKey();
     sessionless = Fixtures.codec(key, 0);
     nimbus = new NimbusTokens(PeerTokens.keys(key), PeerTokens.Profile.SESSION, false);
 

@@ -54,8 +54,7 @@ public class EdDsaVerifyBenchmark {
   public void setup() throws Exception {
     TokenKey key = TokenKey.generate(Fixtures.KID, Algorithm.EDDSA);
     sessionless = Fixtures.codec(key, 0);
-    token = sessionless.encode(Fixtures.claims(Fixtures.stateForPayload(payloadBytes)));
-    Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
+    token = Fixtures.tokenOfPayload(sessionless, payloadBytes);
     PeerTokens.Keys keys = PeerTokens.keys(key.publicOnly());
     publicKey = keys.publicKey;
     nimbus = new NimbusTokens(keys, PeerTokens.Profile.SESSION, false);
@@ -67,15 +66,17 @@ public class EdDsaVerifyBenchmark {
     Fixtures.mustAccept("JDK", () -> jdk(probe));
   }
 
-  /** A {@code Signature} initialised for verifying once per benchmark thread; it resets after each verify. */
+  /**
+   * A {@code Signature} initialised for verifying once per benchmark thread; it resets after each verify.
+   * One class per benchmark, not shared: JMH hands a thread state's set-up the benchmark by its own class.
+   */
   @State(Scope.Thread)
   public static class ThreadSignature {
     Signature signature;
 
     @Setup
     public void setup(EdDsaVerifyBenchmark b) throws Exception {
-      signature = Signature.getInstance("Ed25519");
-      signature.initVerify(b.publicKey);
+      signature = Fixtures.verifier("Ed25519", b.publicKey);
     }
   }
 

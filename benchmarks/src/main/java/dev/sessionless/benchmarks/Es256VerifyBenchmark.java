@@ -58,8 +58,7 @@ public class Es256VerifyBenchmark {
   public void setup() throws Exception {
     TokenKey key = TokenKey.generate(Fixtures.KID, Algorithm.ES256);
     sessionless = Fixtures.codec(key, 0);
-    token = sessionless.encode(Fixtures.claims(Fixtures.stateForPayload(payloadBytes)));
-    Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
+    token = Fixtures.tokenOfPayload(sessionless, payloadBytes);
     PeerTokens.Keys keys = PeerTokens.keys(key.publicOnly());
     publicKey = keys.publicKey;
     nimbus = new NimbusTokens(keys, PeerTokens.Profile.SESSION, false);
@@ -73,15 +72,17 @@ public class Es256VerifyBenchmark {
     Fixtures.mustAccept("JDK", () -> jdk(probe));
   }
 
-  /** A {@code Signature} initialised for verifying once per benchmark thread; it resets after each verify. */
+  /**
+   * A {@code Signature} initialised for verifying once per benchmark thread; it resets after each verify.
+   * One class per benchmark, not shared: JMH hands a thread state's set-up the benchmark by its own class.
+   */
   @State(Scope.Thread)
   public static class ThreadSignature {
     Signature signature;
 
     @Setup
     public void setup(Es256VerifyBenchmark b) throws Exception {
-      signature = Signature.getInstance("SHA256withECDSAinP1363Format");
-      signature.initVerify(b.publicKey);
+      signature = Fixtures.verifier("SHA256withECDSAinP1363Format", b.publicKey);
     }
   }
 

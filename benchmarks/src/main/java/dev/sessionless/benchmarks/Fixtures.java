@@ -80,6 +80,53 @@ final class Fixtures {
     return TokenKey.secret(KID, Algorithm.HS256, secret);
   }
 
+  /** The HS256 secret of the benchmarks (the same bytes on every call, so every run); {@link ThreadMac}'s too. */
+  static byte[] hs256Secret() {
+    return secret(32, 256);
+  }
+
+  /** The HS256 key of {@link #hs256Secret()}. */
+  static TokenKey hs256Key() {
+    return hs256Key(hs256Secret());
+  }
+
+  /** The {@code dir} + {@code A256GCM} key of the benchmarks, of fixed content. */
+  static TokenKey dirKey() {
+    return TokenKey.secret(KID, Algorithm.DIR_A256GCM, secret(32, 4096));
+  }
+
+  /** {@code n} fresh HS256 keys, {@code k0} to {@code k<n-1>}. */
+  static KeySet hs256Keys(int n) {
+    KeySet set = KeySet.empty();
+    for (int i = 0; i < n; i++) {
+      set = set.with(TokenKey.generate("k" + i, Algorithm.HS256));
+    }
+    return set;
+  }
+
+  /** A token of about {@code payloadBytes} of payload JSON, made by {@code codec} (a signing one) and checked for size. */
+  static String tokenOfPayload(TokenCodec codec, int payloadBytes) {
+    String token = codec.encode(claims(stateForPayload(payloadBytes)));
+    checkSize("the payload", jwsPayload(token).length, payloadBytes);
+    return token;
+  }
+
+  /** A token of about 200 bytes of payload made by {@code codec}; fails set-up unless the codec reads it back. */
+  static String decodedToken(TokenCodec codec) {
+    String token = codec.encode(claims(stateForPayload(200)));
+    if (codec.decode(token).expiresAt() == null) {
+      throw new IllegalStateException("the token did not decode");
+    }
+    return token;
+  }
+
+  /** A JDK {@code Signature} ({@code jcaName}) initialised for verifying with {@code key}. */
+  static java.security.Signature verifier(String jcaName, PublicKey key) throws GeneralSecurityException {
+    java.security.Signature s = java.security.Signature.getInstance(jcaName);
+    s.initVerify(key);
+    return s;
+  }
+
   // ---- state and claims ------------------------------------------------------------------
 
   /**
@@ -117,15 +164,7 @@ final class Fixtures {
    * st}) is about {@code payloadBytes} of JSON.
    */
   static Map<String, Object> stateForPayload(int payloadBytes) {
-    long now = nowSeconds();
-    Map<String, Object> registered = new LinkedHashMap<>();
-    registered.put("iss", ISSUER);
-    registered.put("aud", AUDIENCE);
-    registered.put("sub", SUBJECT);
-    registered.put("iat", now);
-    registered.put("exp", now + TTL_SECONDS);
-    registered.put("jti", SESSION_ID);
-    int base = jsonLength(registered) + ",\"st\":".length();
+    int base = jsonLength(registeredClaims(nowSeconds())) + ",\"st\":".length();
     return stateOfJsonSize(Math.max(0, payloadBytes - base));
   }
 
@@ -138,6 +177,13 @@ final class Fixtures {
 
   /** The same claims as a plain map, for the naive encoder. */
   static Map<String, Object> claimsMap(Map<String, Object> state, long now) {
+    Map<String, Object> c = registeredClaims(now);
+    c.put("st", state);
+    return c;
+  }
+
+  /** The registered claims of every benchmark token, in the order Sessionless writes them. */
+  private static Map<String, Object> registeredClaims(long now) {
     Map<String, Object> c = new LinkedHashMap<>(8);
     c.put("iss", ISSUER);
     c.put("aud", AUDIENCE);
@@ -145,7 +191,6 @@ final class Fixtures {
     c.put("iat", now);
     c.put("exp", now + TTL_SECONDS);
     c.put("jti", SESSION_ID);
-    c.put("st", state);
     return c;
   }
 

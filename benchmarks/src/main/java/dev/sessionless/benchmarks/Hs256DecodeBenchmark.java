@@ -7,8 +7,6 @@ import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.jose4j.jwt.JwtClaims;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -57,7 +55,6 @@ public class Hs256DecodeBenchmark {
   int payloadBytes;
 
   String token;
-  byte[] secret;
   TokenCodec sessionless;
   Jose4jTokens jose4j;
   NimbusTokens nimbus;
@@ -66,11 +63,9 @@ public class Hs256DecodeBenchmark {
 
   @Setup
   public void setup() throws Exception {
-    secret = Fixtures.secret(32, 256);
-    TokenKey key = Fixtures.hs256Key(secret);
+    TokenKey key = Fixtures.hs256Key();
     sessionless = Fixtures.codec(key, 0);
-    token = sessionless.encode(Fixtures.claims(Fixtures.stateForPayload(payloadBytes)));
-    Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
+    token = Fixtures.tokenOfPayload(sessionless, payloadBytes);
     PeerTokens.Keys keys = PeerTokens.keys(key);
     jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
     nimbus = new NimbusTokens(keys, PeerTokens.Profile.SESSION, false);
@@ -87,20 +82,8 @@ public class Hs256DecodeBenchmark {
     Fixtures.mustAccept("jjwt", this::jjwt);
     Fixtures.mustAccept("java-jwt", this::javaJwt);
     ThreadMac probe = new ThreadMac();
-    probe.setup(this);
+    probe.setup();
     Fixtures.mustAccept("naive JCA", () -> naiveJca(probe));
-  }
-
-  /** A {@code Mac} keyed once per benchmark thread and reused: {@code Mac} is not thread-safe. */
-  @State(Scope.Thread)
-  public static class ThreadMac {
-    Mac mac;
-
-    @Setup
-    public void setup(Hs256DecodeBenchmark b) throws Exception {
-      mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(b.secret, "HmacSHA256"));
-    }
   }
 
   @Benchmark

@@ -9,8 +9,6 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -50,7 +48,6 @@ public class Hs256EncodeBenchmark {
   @Param({"200"})
   int payloadBytes;
 
-  byte[] secret;
   Map<String, Object> state;
   Map<String, Object> peerClaims;
   Claims claims;
@@ -63,11 +60,10 @@ public class Hs256EncodeBenchmark {
 
   @Setup
   public void setup() throws Exception {
-    secret = Fixtures.secret(32, 256);
     state = Fixtures.stateForPayload(payloadBytes);
     peerClaims = Map.of("st", state);
     claims = Fixtures.claims(state);
-    TokenKey key = Fixtures.hs256Key(secret);
+    TokenKey key = Fixtures.hs256Key();
     sessionless = Fixtures.codec(key, 0);
     PeerTokens.Keys keys = PeerTokens.keys(key);
     jose4j = new Jose4jTokens(keys, PeerTokens.Profile.SESSION, false);
@@ -80,7 +76,7 @@ public class Hs256EncodeBenchmark {
     int reference = Fixtures.jwsPayload(sessionless()).length;
     Fixtures.checkSize("the payload", reference, payloadBytes);
     ThreadMac probe = new ThreadMac();
-    probe.setup(this);
+    probe.setup();
     check("sessionless", sessionless(), reference);
     check("jose4j", jose4j(), reference);
     check("nimbus", nimbus(), reference);
@@ -95,18 +91,6 @@ public class Hs256EncodeBenchmark {
       throw new IllegalStateException(who + " wrote different claims");
     }
     Fixtures.checkSize(who + "'s payload", Fixtures.jwsPayload(token).length, referenceLength);
-  }
-
-  /** A {@code Mac} keyed once per benchmark thread and reused: {@code Mac} is not thread-safe. */
-  @State(Scope.Thread)
-  public static class ThreadMac {
-    Mac mac;
-
-    @Setup
-    public void setup(Hs256EncodeBenchmark b) throws Exception {
-      mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(b.secret, "HmacSHA256"));
-    }
   }
 
   @Benchmark

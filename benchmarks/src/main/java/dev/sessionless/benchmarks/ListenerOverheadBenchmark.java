@@ -1,16 +1,9 @@
 package dev.sessionless.benchmarks;
 
 import dev.sessionless.core.Algorithm;
-import dev.sessionless.core.KeySet;
-import dev.sessionless.core.KeySource;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenCodec;
-import dev.sessionless.core.TokenKey;
-import dev.sessionless.keyring.Keyring;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -73,45 +66,22 @@ public class ListenerOverheadBenchmark {
     }
   }
 
-  Keyring keyring;
+  KeySourceFixture keySource;
   TokenCodec codec;
   String token;
-  Path dir;
 
   @Setup(Level.Trial)
   public void setup() throws Exception {
-    KeySet set = KeySet.empty();
-    for (int i = 0; i < 3; i++) {
-      set = set.with(TokenKey.generate("k" + i, Algorithm.HS256));
-    }
-    KeySource keySource = set;
-    if (source.equals("keyring")) {
-      dir = Files.createTempDirectory("listener-bench");
-      Path file = dir.resolve("keys.jwks");
-      Files.writeString(file, set.toJwksWithSecrets());
-      keyring = Keyring.builder().jwksFile(file).filePollInterval(Duration.ofSeconds(1)).build();
-      keySource = keyring;
-    }
-    codec = TokenCodec.builder().keys(keySource).issuer(Fixtures.ISSUER).audience(Fixtures.AUDIENCE)
+    keySource = KeySourceFixture.of(source, Fixtures.hs256Keys(3));
+    codec = TokenCodec.builder().keys(keySource.source).issuer(Fixtures.ISSUER).audience(Fixtures.AUDIENCE)
         .timeToLive(Fixtures.TTL).verificationCache(cache.equals("on") ? 1000 : 0)
         .listener(listener.equals("none") ? SessionlessListener.NONE : new CountingListener()).build();
-    token = codec.encode(Fixtures.claims(Fixtures.stateForPayload(200)));
-    if (codec.decode(token).expiresAt() == null) {
-      throw new IllegalStateException("the token did not decode");
-    }
+    token = Fixtures.decodedToken(codec);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws Exception {
-    if (keyring != null) {
-      keyring.close();
-      try (var files = Files.list(dir)) {
-        for (Path p : files.toList()) {
-          Files.delete(p);
-        }
-      }
-      Files.delete(dir);
-    }
+    keySource.close();
   }
 
   /** A new String each time, as every request's cookie is: the cache hashes and compares it. */

@@ -1,12 +1,8 @@
 package dev.sessionless.benchmarks;
 
-import static dev.sessionless.benchmarks.Fixtures.KID;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.TokenKey;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Measurement;
@@ -40,8 +36,7 @@ public class MatrixDirBenchmark extends MatrixBase {
   /** Keys, peers, and a check that every peer accepts the token and writes a valid one. */
   @Setup
   public void setup() throws Exception {
-    byte[] secret = Fixtures.secret(32, 4096);
-    TokenKey key = TokenKey.secret(KID, Algorithm.DIR_A256GCM, secret);
+    TokenKey key = Fixtures.dirKey();
     init(key, zip);
     aesKey = keys.secretKey();
 
@@ -49,18 +44,6 @@ public class MatrixDirBenchmark extends MatrixBase {
     probe.setup();
     Fixtures.mustAccept("naive JCA", () -> naiveDecode(probe));
     checkRead("naive JCA", naiveDecodeRead(probe));
-  }
-
-  /** One {@code Cipher} per benchmark thread, re-initialised per token (each has its own IV). */
-  @State(Scope.Thread)
-  public static class ThreadCipher {
-    Cipher cipher;
-
-    /** Creates the thread's cipher. */
-    @Setup
-    public void setup() throws Exception {
-      cipher = Cipher.getInstance("AES/GCM/NoPadding");
-    }
   }
 
   @Benchmark

@@ -38,7 +38,10 @@ public class MatrixEdDsaBenchmark extends MatrixBase {
     checkRead("JDK", naiveDecodeRead(probe));
   }
 
-  /** A {@code Signature} initialised for verifying once per benchmark thread. */
+  /**
+   * A {@code Signature} initialised for verifying once per benchmark thread.
+   * One class per benchmark, not shared: JMH hands a thread state's set-up the benchmark by its own class.
+   */
   @State(Scope.Thread)
   public static class ThreadSignature {
     Signature signature;
@@ -46,8 +49,7 @@ public class MatrixEdDsaBenchmark extends MatrixBase {
     /** Initialises the thread's verifier. */
     @Setup
     public void setup(MatrixEdDsaBenchmark b) throws Exception {
-      signature = Signature.getInstance("Ed25519");
-      signature.initVerify(b.keys.publicKey);
+      signature = Fixtures.verifier("Ed25519", b.keys.publicKey);
     }
   }
 

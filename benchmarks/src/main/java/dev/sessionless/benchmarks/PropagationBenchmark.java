@@ -222,7 +222,10 @@ public class PropagationBenchmark {
     throw new IllegalStateException(who + " accepted a token without the internal typ: " + Objects.toString(accepted));
   }
 
-  /** A {@code Signature} initialised for verifying once per benchmark thread. */
+  /**
+   * A {@code Signature} initialised for verifying once per benchmark thread.
+   * One class per benchmark, not shared: JMH hands a thread state's set-up the benchmark by its own class.
+   */
   @State(Scope.Thread)
   public static class ThreadSignature {
     Signature signature;
@@ -230,8 +233,8 @@ public class PropagationBenchmark {
     /** Initialises the thread's verifier for the edge's public key. */
     @Setup
     public void setup(PropagationBenchmark b) throws Exception {
-      signature = Signature.getInstance(b.algorithm == Algorithm.ES256 ? "SHA256withECDSAinP1363Format" : "Ed25519");
-      signature.initVerify(b.keys.publicKey);
+      signature = Fixtures.verifier(b.algorithm == Algorithm.ES256 ? "SHA256withECDSAinP1363Format" : "Ed25519",
+          b.keys.publicKey);
     }
   }
 

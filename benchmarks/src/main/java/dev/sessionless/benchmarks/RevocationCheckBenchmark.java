@@ -70,7 +70,7 @@ public class RevocationCheckBenchmark {
       store.revokeSession(Base64.getUrlEncoder().withoutPadding().encodeToString(b), until);
     }
     store.revokeSubject("someone-else", Instant.now(), until);
-    KeySet keys = KeySet.of(Fixtures.hs256Key(Fixtures.secret(32, 256)));
+    KeySet keys = KeySet.of(Fixtures.hs256Key());
     plain = codec(keys, 0, false);
     checked = codec(keys, 0, true);
     plainCached = codec(keys, 10_000, false);

@@ -89,10 +89,10 @@ public class SizingBenchmark {
   static TokenCodec codec(String alg) {
     String a = alg.toLowerCase(Locale.ROOT);
     TokenKey key = switch (a) {
-      case "hs256" -> Fixtures.hs256Key(Fixtures.secret(32, 256));
+      case "hs256" -> Fixtures.hs256Key();
       case "es256" -> TokenKey.generate(Fixtures.KID, Algorithm.ES256);
       case "eddsa" -> TokenKey.generate(Fixtures.KID, Algorithm.EDDSA);
-      case "dir", "dir+zip" -> TokenKey.secret(Fixtures.KID, Algorithm.DIR_A256GCM, Fixtures.secret(32, 4096));
+      case "dir", "dir+zip" -> Fixtures.dirKey();
       default -> throw new IllegalArgumentException(
           "unknown algorithm " + alg + ": use HS256, ES256, EdDSA, dir or dir+zip");
     };

@@ -23,7 +23,6 @@ import java.security.MessageDigest;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.jose4j.jwa.AlgorithmConstraints;
 import org.jose4j.jws.AlgorithmIdentifiers;
@@ -98,12 +97,11 @@ public class StateReadBenchmark {
   /** Keys, peers, and a check that every one reads the locale from the same token. */
   @Setup
   public void setup() throws Exception {
-    secret = Fixtures.secret(32, 256);
+    secret = Fixtures.hs256Secret();
     sessionless = Fixtures.codec(Fixtures.hs256Key(secret), 0);
     sessionlessCached = Fixtures.codec(Fixtures.hs256Key(secret), 10_000);
-    token = sessionless.encode(Fixtures.claims(Fixtures.stateForPayload(payloadBytes)));
+    token = Fixtures.tokenOfPayload(sessionless, payloadBytes);
     tokenChars = token.toCharArray();
-    Fixtures.checkSize("the payload", Fixtures.jwsPayload(token).length, payloadBytes);
 
     jose4j = new JwtConsumerBuilder()
         .setVerificationKey(new HmacKey(secret))
@@ -123,7 +121,7 @@ public class StateReadBenchmark {
         .withIssuer(ISSUER).withAudience(AUDIENCE).build();
 
     ThreadMac probe = new ThreadMac();
-    probe.setup(this);
+    probe.setup();
     MatrixBase.checkRead("naive JCA", naiveJcaDecodeRead(probe));
     Fixtures.mustAccept("sessionless", this::sessionlessDecode);
     MatrixBase.checkRead("sessionless", sessionlessDecodeRead());
@@ -137,19 +135,6 @@ public class StateReadBenchmark {
     MatrixBase.checkRead("nimbus", nimbusDecodeRead());
     MatrixBase.checkRead("jose4j", jose4jDecodeRead());
     MatrixBase.checkRead("jjwt", jjwtDecodeRead());
-  }
-
-  /** A {@code Mac} keyed once per benchmark thread: {@code Mac} is not thread-safe. */
-  @State(Scope.Thread)
-  public static class ThreadMac {
-    Mac mac;
-
-    /** Keys the thread's {@code Mac}. */
-    @Setup
-    public void setup(StateReadBenchmark b) throws Exception {
-      mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(b.secret, "HmacSHA256"));
-    }
   }
 
   @Benchmark

@@ -56,7 +56,7 @@ public class VerificationCacheBenchmark {
   @Setup
   public void setup() {
     cached = TokenCodec.builder()
-        .keys(dev.sessionless.core.KeySet.of(Fixtures.hs256Key(Fixtures.secret(32, 256))))
+        .keys(dev.sessionless.core.KeySet.of(Fixtures.hs256Key()))
         .issuer(Fixtures.ISSUER)
         .audience(Fixtures.AUDIENCE)
         .timeToLive(Fixtures.TTL)
@@ -118,7 +118,7 @@ public class VerificationCacheBenchmark {
     /** Makes the tokens (same key and state size as the hit benchmarks). */
     @Setup
     public void setup() {
-      dev.sessionless.core.KeySet keys = dev.sessionless.core.KeySet.of(Fixtures.hs256Key(Fixtures.secret(32, 256)));
+      dev.sessionless.core.KeySet keys = dev.sessionless.core.KeySet.of(Fixtures.hs256Key());
       cacheOn = TokenCodec.builder().keys(keys).issuer(Fixtures.ISSUER).audience(Fixtures.AUDIENCE)
           .timeToLive(Fixtures.TTL).build();
       cacheOff = TokenCodec.builder().keys(keys).issuer(Fixtures.ISSUER).audience(Fixtures.AUDIENCE)

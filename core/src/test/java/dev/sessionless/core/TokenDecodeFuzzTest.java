@@ -8,12 +8,12 @@ import static dev.sessionless.core.HostileTokens.ascii;
 import static dev.sessionless.core.HostileTokens.b64;
 import static dev.sessionless.core.HostileTokens.segments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sessionless.core.TokenException.Reason;
+import dev.sessionless.testing.FuzzSeeds;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +38,6 @@ import org.bouncycastle.crypto.signers.ECDSASigner;
 import org.bouncycastle.crypto.signers.HMacDSAKCalculator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of {@link TokenCodec#decode(String)} over every algorithm
@@ -308,48 +307,32 @@ class TokenDecodeFuzzTest {
     }
   }
 
+  static final FuzzSeeds INPUTS = FuzzSeeds.of(TokenDecodeFuzzTest.class);
+
   @Test
   void theValidTokensAreTheSameOnEveryRunSoSavedInputsKeepTheirMeaning() throws IOException {
-    Path whole = Path.of("src/test/resources/dev/sessionless/core/TokenDecodeFuzzTestInputs/"
-        + "anyTextIsDecodedOrRejectedWithTokenException");
-    try (var files = Files.list(whole)) {
+    try (var files = Files.list(INPUTS.dir("anyTextIsDecodedOrRejectedWithTokenException"))) {
       List<Path> seeds = files.filter(p -> p.getFileName().toString().startsWith("seed-")).toList();
       assertTrue(seeds.size() >= 6, "the checked-in seeds: " + seeds);
       for (Path p : seeds) {
         assertTrue(VALID.contains(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1)),
-            p + " is no longer one of the valid tokens: run writeSeeds again (docs/FUZZING.md)");
+            p + " is no longer one of the valid tokens: write the seeds again (docs/FUZZING.md)");
       }
     }
   }
 
-  /**
-   * Rewrites the checked-in seed inputs from {@link #VALID}: run with {@code
-   * -Dsessionless.fuzz.writeSeeds=true} from the module directory (docs/FUZZING.md).
-   */
-  @Test
-  @EnabledIfSystemProperty(named = "sessionless.fuzz.writeSeeds", matches = "true")
-  void writeSeeds() throws IOException {
-    Path dir = Path.of("src/test/resources/dev/sessionless/core/TokenDecodeFuzzTestInputs");
-    Path whole = dir.resolve("anyTextIsDecodedOrRejectedWithTokenException");
-    Path parts = dir.resolve("validTokenWithAFuzzedPartIsDecodedOrRejectedWithTokenException");
-    for (Path d : List.of(whole, parts)) {
-      Files.createDirectories(d);
-      try (var old = Files.list(d)) {
-        for (Path p : old.filter(p -> p.getFileName().toString().startsWith("seed-")).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
+  /** Rewrites the checked-in seed inputs from {@link #VALID}; the command is in docs/FUZZING.md. */
+  public static void main(String[] args) throws IOException {
+    Path whole = INPUTS.clean("anyTextIsDecodedOrRejectedWithTokenException");
+    Path parts = INPUTS.clean("validTokenWithAFuzzedPartIsDecodedOrRejectedWithTokenException");
     Random r = new Random(7);
     for (int i = 0; i < VALID.size(); i++) {
       String token = VALID.get(i);
-      String name = String.format("seed-%02d", i);
       if (i % 3 == 0 || token.split("\\.").length == 5) {
-        Files.write(whole.resolve(name), ascii(token));
+        FuzzSeeds.write(whole, i, ascii(token));
       }
       String[] seg = segments(token);
       byte[] header = HostileTokens.unb64(seg[0]);
-      assertNotNull(header);
       // Mode 2/3 seeds: the valid payload JSON (a signed, uncompressed token's), re-signed.
       byte[] payload = HostileTokens.unb64(segments(VALID.get(0))[1]);
       boolean zip = new String(header, StandardCharsets.UTF_8).contains("\"zip\"");
@@ -357,7 +340,7 @@ class TokenDecodeFuzzTest {
       int mode = seg.length == 5 || r.nextBoolean() ? 2 : 3;
       int control = mode | (zip ? 0x20 : 0) | (sld1 ? 0x40 : 0);
       byte[] body = mode == 3 ? HostileTokens.concat(header, new byte[] {0}, payload) : payload;
-      Files.write(parts.resolve(name), HostileTokens.concat(new byte[] {(byte) i, (byte) control}, body));
+      FuzzSeeds.write(parts, i, HostileTokens.concat(new byte[] {(byte) i, (byte) control}, body));
     }
   }
 }

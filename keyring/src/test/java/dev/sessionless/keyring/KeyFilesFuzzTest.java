@@ -8,20 +8,22 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.internal.KeyContent;
+import dev.sessionless.testing.FuzzSeeds;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Objects;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of the key-file readers: a JWKS ({@link KeySet#fromJwks},
@@ -210,13 +212,13 @@ class KeyFilesFuzzTest {
     assertEquals(KeyringException.Reason.MALFORMED, e.reason());
   }
 
-  static final Path INPUTS = Path.of("src/test/resources/dev/sessionless/keyring/KeyFilesFuzzTestInputs");
+  static final FuzzSeeds INPUTS = FuzzSeeds.of(KeyFilesFuzzTest.class);
 
   @Test
   void theCheckedInSeedsAreThere() throws IOException {
     for (String m : List.of("jwksIsReadOrRefusedWithItsDocumentedException",
         "encryptedJwksIsDecryptedOrRefusedWithKeyringException", "pemIsReadOrRefusedWithKeyringException")) {
-      try (var files = Files.list(INPUTS.resolve(m))) {
+      try (var files = Files.list(INPUTS.dir(m))) {
         assertTrue(files.count() >= 3, m);
       }
     }
@@ -224,47 +226,32 @@ class KeyFilesFuzzTest {
 
   /**
    * Rewrites the checked-in seeds: key sets of every algorithm as JWKS (with and without
-   * secrets), encrypted with the KEK and a password, and a few of the PEM test files. Run with
-   * {@code -Dsessionless.fuzz.writeSeeds=true} from the module directory (docs/FUZZING.md).
+   * secrets), encrypted with the KEK and a password, and a few of the PEM test files. The keys,
+   * IVs and salts are fresh on every run, so the JWKS seeds differ each time (the PEM ones do
+   * not); the command is in docs/FUZZING.md.
    */
-  @Test
-  @EnabledIfSystemProperty(named = "sessionless.fuzz.writeSeeds", matches = "true")
-  void writeSeeds() throws IOException {
+  public static void main(String[] args) throws IOException {
     KeySet all = KeySet.of(TokenKey.generate("hs", Algorithm.HS256), TokenKey.generate("es", Algorithm.ES256),
         TokenKey.generate("ed", Algorithm.EDDSA), TokenKey.generate("aes", Algorithm.DIR_A256GCM));
     KeySet one = KeySet.of(TokenKey.generate("k1", Algorithm.HS512));
-    Path jwks = clean(INPUTS.resolve("jwksIsReadOrRefusedWithItsDocumentedException"));
-    Files.writeString(jwks.resolve("seed-00"), all.toJwksWithSecrets());
-    Files.writeString(jwks.resolve("seed-01"), all.toPublicJwks());
-    Files.writeString(jwks.resolve("seed-02"), one.toJwksWithSecrets());
-    Path enc = clean(INPUTS.resolve("encryptedJwksIsDecryptedOrRefusedWithKeyringException"));
-    Files.write(enc.resolve("seed-00"), prefixed(0, EncryptedJwks.encrypt(one, KEK)));
-    Files.write(enc.resolve("seed-01"), prefixed(0, EncryptedJwks.encrypt(one, PASSWORD, EncryptedJwks.MIN_WRITE_ITERATIONS)));
-    Files.write(enc.resolve("seed-02"), prefixed(1, all.toJwksWithSecrets()));
-    Files.write(enc.resolve("seed-03"), prefixed(1, one.toJwksWithSecrets()));
-    Path pem = clean(INPUTS.resolve("pemIsReadOrRefusedWithKeyringException"));
-    List<String> files = List.of("ec-p256-pkcs8.pem", "ec-p256-public.pem", "ec-p256-sec1.pem",
-        "ec-p256-public-compressed.pem", "ed25519-pkcs8.pem", "ed25519-public.pem", "ec-p384-public.pem");
-    for (int i = 0; i < files.size(); i++) {
-      Files.copy(Path.of("src/test/resources/pem", files.get(i)), pem.resolve(String.format("seed-%02d", i)));
-    }
-  }
-
-  static byte[] prefixed(int first, String rest) {
-    byte[] r = rest.getBytes(StandardCharsets.UTF_8);
-    byte[] out = new byte[r.length + 1];
-    out[0] = (byte) first;
-    System.arraycopy(r, 0, out, 1, r.length);
-    return out;
-  }
-
-  static Path clean(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    try (var old = Files.list(dir)) {
-      for (Path p : old.filter(p -> p.getFileName().toString().startsWith("seed-")).toList()) {
-        Files.delete(p);
+    INPUTS.writeTexts("jwksIsReadOrRefusedWithItsDocumentedException",
+        List.of(all.toJwksWithSecrets(), all.toPublicJwks(), one.toJwksWithSecrets()), StandardCharsets.UTF_8);
+    INPUTS.write("encryptedJwksIsDecryptedOrRefusedWithKeyringException", List.of(
+        utf8(0, EncryptedJwks.encrypt(one, KEK)),
+        utf8(0, EncryptedJwks.encrypt(one, PASSWORD, EncryptedJwks.MIN_WRITE_ITERATIONS)),
+        utf8(1, all.toJwksWithSecrets()),
+        utf8(1, one.toJwksWithSecrets())));
+    List<byte[]> pems = new ArrayList<>();
+    for (String file : List.of("ec-p256-pkcs8.pem", "ec-p256-public.pem", "ec-p256-sec1.pem",
+        "ec-p256-public-compressed.pem", "ed25519-pkcs8.pem", "ed25519-public.pem", "ec-p384-public.pem")) {
+      try (InputStream in = KeyFilesFuzzTest.class.getResourceAsStream("/pem/" + file)) {
+        pems.add(Objects.requireNonNull(in, file).readAllBytes());
       }
     }
-    return dir;
+    INPUTS.write("pemIsReadOrRefusedWithKeyringException", pems);
+  }
+
+  static byte[] utf8(int first, String rest) {
+    return FuzzSeeds.prefixed(first, rest.getBytes(StandardCharsets.UTF_8));
   }
 }

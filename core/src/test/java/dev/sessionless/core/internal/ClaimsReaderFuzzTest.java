@@ -5,15 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sessionless.core.TokenException;
+import dev.sessionless.testing.FuzzSeeds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of the hand-written JSON readers on the hot path, each
@@ -55,24 +54,22 @@ class ClaimsReaderFuzzTest {
     }
   }
 
-  static final Path INPUTS = Path.of("src/test/resources/dev/sessionless/core/internal/ClaimsReaderFuzzTestInputs");
+  static final FuzzSeeds INPUTS = FuzzSeeds.of(ClaimsReaderFuzzTest.class);
 
   @Test
   void theCheckedInSeedsAreThere() throws IOException {
     for (String method : List.of("fastClaimsReaderAgreesWithJackson", "stateScannerAgreesWithJackson")) {
-      try (var files = Files.list(INPUTS.resolve(method))) {
+      try (var files = Files.list(INPUTS.dir(method))) {
         assertTrue(files.count() >= 4, method);
       }
     }
   }
 
   /**
-   * Rewrites the checked-in seeds from the differential tests' own seeds and odd cases: run with
-   * {@code -Dsessionless.fuzz.writeSeeds=true} from the module directory (docs/FUZZING.md).
+   * Rewrites the checked-in seeds from the differential tests' own seeds and odd cases (the
+   * command is in docs/FUZZING.md).
    */
-  @Test
-  @EnabledIfSystemProperty(named = "sessionless.fuzz.writeSeeds", matches = "true")
-  void writeSeeds() throws IOException {
+  public static void main(String[] args) throws IOException {
     List<String> claims = new ArrayList<>(FastClaimsDifferentialTest.SEEDS);
     claims.add("{\"iss\":\"https://issuer.example\",\"aud\":\"app\",\"aud\":\"app\"}");
     claims.add("{\"exp\":1e3,\"st\":{\"a\":[1,]}}");
@@ -80,19 +77,7 @@ class ClaimsReaderFuzzTest {
     List<String> states = new ArrayList<>(StateScannerDifferentialTest.SEEDS);
     states.add("{\"x\":[{\"k\":1,\"\\u006b\":2}]}");
     states.add("{\"a\":01,\"b\":1.,\"c\":\"\t\"}");
-    write(INPUTS.resolve("fastClaimsReaderAgreesWithJackson"), claims);
-    write(INPUTS.resolve("stateScannerAgreesWithJackson"), states);
-  }
-
-  static void write(Path dir, List<String> seeds) throws IOException {
-    Files.createDirectories(dir);
-    try (var old = Files.list(dir)) {
-      for (Path p : old.filter(p -> p.getFileName().toString().startsWith("seed-")).toList()) {
-        Files.delete(p);
-      }
-    }
-    for (int i = 0; i < seeds.size(); i++) {
-      Files.write(dir.resolve(String.format("seed-%02d", i)), seeds.get(i).getBytes(StandardCharsets.UTF_8));
-    }
+    INPUTS.writeTexts("fastClaimsReaderAgreesWithJackson", claims, StandardCharsets.UTF_8);
+    INPUTS.writeTexts("stateScannerAgreesWithJackson", states, StandardCharsets.UTF_8);
   }
 }

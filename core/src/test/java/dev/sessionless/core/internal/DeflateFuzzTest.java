@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sessionless.testing.FuzzSeeds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,6 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of the hand-written DEFLATE encoder ({@link FixedHuffman},
@@ -155,12 +155,12 @@ class DeflateFuzzTest {
     }
   }
 
-  static final Path INPUTS = Path.of("src/test/resources/dev/sessionless/core/internal/DeflateFuzzTestInputs");
+  static final FuzzSeeds INPUTS = FuzzSeeds.of(DeflateFuzzTest.class);
 
   @Test
   void theCheckedInSeedsAreThere() throws IOException {
     for (String method : List.of("everyEncodedStreamInflatesToItsInput", "anyBytesInflateToWhatZlibReadsOrAreRefused")) {
-      try (var files = Files.list(INPUTS.resolve(method))) {
+      try (var files = Files.list(INPUTS.dir(method))) {
         assertTrue(files.count() >= 4, method);
       }
     }
@@ -168,41 +168,23 @@ class DeflateFuzzTest {
 
   /**
    * Rewrites the checked-in seeds (session payloads and states from the differential tests, with
-   * and without the dictionary, and their compressed forms): run with {@code
-   * -Dsessionless.fuzz.writeSeeds=true} from the module directory (docs/FUZZING.md).
+   * and without the dictionary, and their compressed forms); the command is in docs/FUZZING.md.
    */
-  @Test
-  @EnabledIfSystemProperty(named = "sessionless.fuzz.writeSeeds", matches = "true")
-  void writeSeeds() throws IOException {
+  public static void main(String[] args) throws IOException {
     List<String> texts = List.of(FastClaimsDifferentialTest.TYPICAL, StateScannerDifferentialTest.SEEDS.get(0),
         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "{\"iss\":\"https://\",\"aud\":\"\",\"sub\":\"\"}");
-    Path encode = INPUTS.resolve("everyEncodedStreamInflatesToItsInput");
-    Path inflate = INPUTS.resolve("anyBytesInflateToWhatZlibReadsOrAreRefused");
-    for (Path dir : List.of(encode, inflate)) {
-      Files.createDirectories(dir);
-      try (var old = Files.list(dir)) {
-        for (Path p : old.filter(p -> p.getFileName().toString().startsWith("seed-")).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
+    Path encode = INPUTS.clean("everyEncodedStreamInflatesToItsInput");
+    Path inflate = INPUTS.clean("anyBytesInflateToWhatZlibReadsOrAreRefused");
     int i = 0;
     for (String t : texts) {
       byte[] data = t.getBytes(StandardCharsets.UTF_8);
       for (int dict = 0; dict < 2; dict++) {
-        Files.write(encode.resolve(String.format("seed-%02d", i)), concat((byte) dict, data));
+        FuzzSeeds.write(encode, i, FuzzSeeds.prefixed(dict, data));
         byte[] out = new byte[FixedHuffman.maxEncodedLength(data.length)];
         int n = FixedHuffman.encode(data, data.length, dict == 1 ? PRESET : null, out);
-        Files.write(inflate.resolve(String.format("seed-%02d", i)), concat((byte) (dict | (40 << 1)), Arrays.copyOf(out, n)));
+        FuzzSeeds.write(inflate, i, FuzzSeeds.prefixed(dict | (40 << 1), Arrays.copyOf(out, n)));
         i++;
       }
     }
-  }
-
-  static byte[] concat(byte first, byte[] rest) {
-    byte[] out = new byte[rest.length + 1];
-    out[0] = first;
-    System.arraycopy(rest, 0, out, 1, rest.length);
-    return out;
   }
 }

@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.TokenException;
+import dev.sessionless.testing.FuzzSeeds;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of the session attribute reader: {@link
@@ -110,22 +109,20 @@ class AttributeReaderFuzzTest {
     }
   }
 
-  static final Path INPUTS = Path.of("src/test/resources/dev/sessionless/servlet/internal/AttributeReaderFuzzTestInputs");
+  static final FuzzSeeds INPUTS = FuzzSeeds.of(AttributeReaderFuzzTest.class);
 
   @Test
   void theCheckedInSeedsAreThere() throws IOException {
-    try (var files = Files.list(INPUTS.resolve("storedAttributesReadAsTheMapperReadsThemOrFailWithTheMappersException"))) {
+    try (var files = Files.list(INPUTS.dir("storedAttributesReadAsTheMapperReadsThemOrFailWithTheMappersException"))) {
       assertTrue(files.count() >= 6);
     }
   }
 
   /**
-   * Rewrites the checked-in seeds (values written by the mapper, as a session stores them): run
-   * with {@code -Dsessionless.fuzz.writeSeeds=true} from the module directory (docs/FUZZING.md).
+   * Rewrites the checked-in seeds (values written by the mapper, as a session stores them); the
+   * command is in docs/FUZZING.md.
    */
-  @Test
-  @EnabledIfSystemProperty(named = "sessionless.fuzz.writeSeeds", matches = "true")
-  void writeSeeds() throws IOException {
+  public static void main(String[] args) throws IOException {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("theme", "dark");
     map.put("n", 3);
@@ -136,20 +133,11 @@ class AttributeReaderFuzzTest {
     Object[] values = {List.of("x", 1, false), map, item, new Cart("en-GB", List.of(item, item), null, List.of(1L, 2L)),
         "a \"quoted\" \\ string \u00e9", 42, 9_000_000_000L, true, 2.5e-3, new BigDecimal("12.50"),
         new BigInteger("123456789012345678901234567890"), 'c'};
-    Path dir = INPUTS.resolve("storedAttributesReadAsTheMapperReadsThemOrFailWithTheMappersException");
-    Files.createDirectories(dir);
-    try (var old = Files.list(dir)) {
-      for (Path p : old.filter(p -> p.getFileName().toString().startsWith("seed-")).toList()) {
-        Files.delete(p);
-      }
+    List<byte[]> seeds = new ArrayList<>();
+    for (Object value : values) {
+      int t = TYPES.indexOf(value instanceof List ? List.class : value instanceof Map ? Map.class : value.getClass());
+      seeds.add(FuzzSeeds.prefixed(t, MAPPER.write(value)));
     }
-    for (int i = 0; i < values.length; i++) {
-      int t = TYPES.indexOf(values[i] instanceof List ? List.class : values[i] instanceof Map ? Map.class : values[i].getClass());
-      byte[] json = MAPPER.write(values[i]);
-      byte[] out = new byte[json.length + 1];
-      out[0] = (byte) t;
-      System.arraycopy(json, 0, out, 1, json.length);
-      Files.write(dir.resolve(String.format("seed-%02d", i)), out);
-    }
+    INPUTS.write("storedAttributesReadAsTheMapperReadsThemOrFailWithTheMappersException", seeds);
   }
 }

@@ -6,19 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sessionless.core.TokenException;
+import dev.sessionless.testing.FuzzSeeds;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of the {@code Cookie} header parser ({@link CookieHeaders})
@@ -145,24 +144,22 @@ class CookieParsingFuzzTest {
     cookieHeadersFindWhatTheGrammarSays(String.join("\n", h).getBytes(StandardCharsets.ISO_8859_1));
   }
 
-  static final Path INPUTS = Path.of("src/test/resources/dev/sessionless/servlet/internal/CookieParsingFuzzTestInputs");
+  static final FuzzSeeds INPUTS = FuzzSeeds.of(CookieParsingFuzzTest.class);
 
   @Test
   void theCheckedInSeedsAreThere() throws IOException {
     for (String m : List.of("cookieHeadersFindWhatTheGrammarSays", "chunkedCookiesReassembleOrAreRefusedWithATypedProblem")) {
-      try (var files = Files.list(INPUTS.resolve(m))) {
+      try (var files = Files.list(INPUTS.dir(m))) {
         assertTrue(files.count() >= 4, m);
       }
     }
   }
 
   /**
-   * Rewrites the checked-in seeds (headers like the filter's own tests send): run with {@code
-   * -Dsessionless.fuzz.writeSeeds=true} from the module directory (docs/FUZZING.md).
+   * Rewrites the checked-in seeds (headers like the filter's own tests send); the command is in
+   * docs/FUZZING.md.
    */
-  @Test
-  @EnabledIfSystemProperty(named = "sessionless.fuzz.writeSeeds", matches = "true")
-  void writeSeeds() throws IOException {
+  public static void main(String[] args) throws IOException {
     String token = "eyJhbGciOiJIUzI1NiIsImtpZCI6ImsxIn0.eyJpc3MiOiJpIiwiYXVkIjoiYSJ9.c2lnbmF0dXJl";
     List<String> seeds = List.of(
         "a=1; SL=" + token + "; b=2",
@@ -173,16 +170,7 @@ class CookieParsingFuzzTest {
         "a;a;a;a;a;a;a;a;SL=x",
         "SL.1=" + token);
     for (String m : List.of("cookieHeadersFindWhatTheGrammarSays", "chunkedCookiesReassembleOrAreRefusedWithATypedProblem")) {
-      Path dir = INPUTS.resolve(m);
-      Files.createDirectories(dir);
-      try (var old = Files.list(dir)) {
-        for (Path p : old.filter(p -> p.getFileName().toString().startsWith("seed-")).toList()) {
-          Files.delete(p);
-        }
-      }
-      for (int i = 0; i < seeds.size(); i++) {
-        Files.write(dir.resolve(String.format("seed-%02d", i)), seeds.get(i).getBytes(StandardCharsets.ISO_8859_1));
-      }
+      INPUTS.writeTexts(m, seeds, StandardCharsets.ISO_8859_1);
     }
   }
 }

@@ -19,8 +19,6 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Supplier;
@@ -53,32 +51,17 @@ class ServerFailureTest {
    * it fails when read while the session is loaded, once the token has verified (the codec's own
    * reads and later ones still work), as a clock backed by a time service that just went away would.
    */
-  final Clock failingAfterDecode = new Clock() {
-    @Override
-    public long millis() {
-      if (clockBroken && StackWalker.getInstance().walk(frames -> frames.skip(1).findFirst()
-          .map(f -> f.getClassName().endsWith(".RequestSession") && f.getMethodName().startsWith("load"))
-          .orElse(false))) {
-        throw new IllegalStateException("time service unreachable");
-      }
-      return clock.millis();
-    }
+  final Clock failingAfterDecode = clock.failingWhen(
+      () -> clockBroken && readBySessionLoad() ? new IllegalStateException("time service unreachable") : null);
 
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis());
-    }
+  /** Whether the clock's {@code millis()} being read was called by {@code RequestSession.load...} itself. */
+  static boolean readBySessionLoad() {
+    return StackWalker.getInstance().walk(frames -> frames.dropWhile(f -> !f.getMethodName().equals("millis"))
+        .skip(1).findFirst()
+        .map(f -> f.getClassName().endsWith(".RequestSession") && f.getMethodName().startsWith("load"))
+        .orElse(false));
+  }
 
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-  };
   Container container;
 
 
