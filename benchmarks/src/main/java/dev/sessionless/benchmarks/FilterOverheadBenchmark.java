@@ -94,8 +94,8 @@ public class FilterOverheadBenchmark {
 
   /**
    * Which hand-written fast paths run: {@code on} (all, the default), {@code off} (none: {@code
-   * dev.sessionless.fastpaths=off}) or the name of the one path turned off ({@code hmac},
-   * {@code claims}, {@code state}, {@code deflate}, {@code records}: {@code
+   * dev.sessionless.fastpaths=off}) or the name of the one path turned off ({@code claims},
+   * {@code state}, {@code deflate}, {@code records}: {@code
    * dev.sessionless.fastpath.<name>=off}). The switch is read once per JVM, and JMH runs every
    * parameter combination in a fresh fork, so it is set before the filter's classes load.
    */
