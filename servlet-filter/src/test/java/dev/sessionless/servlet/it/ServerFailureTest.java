@@ -57,7 +57,7 @@ class ServerFailureTest {
     @Override
     public long millis() {
       if (clockBroken && StackWalker.getInstance().walk(frames -> frames.skip(1).findFirst()
-          .map(f -> f.getClassName().endsWith(".RequestSession") && f.getMethodName().startsWith("load"))
+          .map(f -> f.getClassName().endsWith(".IncomingSession") && f.getMethodName().equals("read"))
           .orElse(false))) {
         throw new IllegalStateException("time service unreachable");
       }
