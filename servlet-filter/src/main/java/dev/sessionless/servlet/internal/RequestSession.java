@@ -15,7 +15,9 @@ import java.util.Optional;
  * The session state of one request and all its dispatches: decodes the incoming token on first
  * use, tracks changes, and writes the token (at most once per change) before the response
  * commits. Stored as a request attribute, so forwards, includes, error and async dispatches see
- * the same session.
+ * the same session. Reading the incoming token is {@link IncomingSession}'s, the next token's
+ * claims {@link NextClaims}', and what a logout writes to the revocation store {@link
+ * LogoutRevocation}'s: this class holds the request's state and its lock.
  */
 public final class RequestSession {
   /** The state name holding the session's own metadata; refused as an attribute name. */

@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,7 +41,7 @@ class LogoutOffTheSessionLockTest {
   final CountDownLatch peerUsedSession = new CountDownLatch(1);
   /** Whether the store call saw the peer use the session while it was in progress. */
   final AtomicBoolean peerRanDuringStoreCall = new AtomicBoolean();
-  final RevocationStore slowStore = new RevocationStore() {
+  final RevocationStore slowStore = new ForwardingRevocationStore(local) {
     @Override
     public void revokeSession(String sessionId, Instant until) {
       inStore.countDown();
@@ -52,21 +51,6 @@ class LogoutOffTheSessionLockTest {
         Thread.currentThread().interrupt();
       }
       local.revokeSession(sessionId, until);
-    }
-
-    @Override
-    public void revokeSubject(String subject, Instant notBefore, Instant until) {
-      local.revokeSubject(subject, notBefore, until);
-    }
-
-    @Override
-    public boolean isRevoked(String sessionId) {
-      return local.isRevoked(sessionId);
-    }
-
-    @Override
-    public Optional<Instant> notBefore(String subject) {
-      return local.notBefore(subject);
     }
   };
   Container node;
