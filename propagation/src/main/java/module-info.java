@@ -4,10 +4,13 @@
  *
  * <p>Exports {@code dev.sessionless.propagation}, and two small packages for optional client
  * libraries: {@code dev.sessionless.propagation.spring} (Spring's {@code RestClient} and {@code
- * WebClient}) and {@code dev.sessionless.propagation.okhttp} (OkHttp). The servlet API is needed
- * only by the servlet and filters ({@link dev.sessionless.propagation.JwksServlet}, {@link
- * dev.sessionless.propagation.InternalTokenFilter}, {@link
- * dev.sessionless.propagation.EdgeContextFilter}).
+ * WebClient}) and {@code dev.sessionless.propagation.okhttp} (OkHttp). {@code
+ * dev.sessionless.propagation.internal}, what the client helpers share, is not exported. The
+ * servlet API is needed only by the servlet and filters ({@link
+ * dev.sessionless.propagation.JwksServlet}, {@link dev.sessionless.propagation.InternalTokenFilter},
+ * {@link dev.sessionless.propagation.EdgeContextFilter}); it and the client libraries (Spring,
+ * Reactor, OkHttp and the Kotlin runtime OkHttp needs) are {@code requires static}: an
+ * application brings the ones it uses.
  */
 module dev.sessionless.propagation {
   requires transitive dev.sessionless.core;

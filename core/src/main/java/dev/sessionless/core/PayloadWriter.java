@@ -22,6 +22,7 @@ final class PayloadWriter {
   private final String audience;
   private final StateMapper mapper;
 
+  // Assignments only (Algorithm's constructor has the same shape): nothing to share.
   PayloadWriter(String issuer, String audience, StateMapper mapper) {
     this.issuer = issuer;
     this.audience = audience;

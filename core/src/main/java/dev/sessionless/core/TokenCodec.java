@@ -1,4 +1,4 @@
-// Over 400 lines on purpose: this is the public face of the codec, and 184 of its lines are the
+// Over 400 lines on purpose: this is the public face of the codec, and 191 of its lines are the
 // Javadoc of its methods and of the Builder's options (TokenCodec.Builder is public API). The
 // write path is TokenEncoder, the read path TokenDecoder; what is left is the configuration.
 package dev.sessionless.core;
@@ -63,7 +63,7 @@ public final class TokenCodec {
   private TokenCodec(Builder b) {
     this.algorithm = b.algorithm;
     this.tokenType = b.tokenType;
-    SessionlessListener listener = SafeListener.wrap(b.listener);
+    SessionlessListener listener = SafeListener.wrap(b.listener == null ? SessionlessListener.NONE : b.listener);
     CompactWriter writer = new CompactWriter(b.issuer, b.audience, b.tokenType, b.maxTokenLength, b.compress, b.mapper);
     this.encoder = new TokenEncoder(b.keys, b.algorithm, b.timeToLive.getSeconds(), b.clock, writer, listener);
     Verifier verifier = new Verifier(b.keys, b.accepted, b.issuer, b.audience, b.tokenType,
@@ -87,8 +87,6 @@ public final class TokenCodec {
     return algorithm;
   }
 
-  // ---------------------------------------------------------------------------------- encode
-
   /**
    * Makes a token of {@code claims}, signed (or encrypted) with the key set's current signing
    * key for this codec's algorithm, issued now and expiring after the time-to-live.
@@ -105,6 +103,20 @@ public final class TokenCodec {
   }
 
   /**
+   * Makes a token of {@code claims} as {@link #encode(Claims)} does, issued at {@code issuedAt}
+   * (its whole second) instead of the clock's reading: for a caller that read the time once to
+   * decide on the token (a lifetime capped to a parent's expiry, say) and must have {@code iat},
+   * {@code exp} and the choice of signing key come from that same reading. The clock is not read.
+   *
+   * @throws TokenException as {@link #encode(Claims)}
+   * @throws IllegalArgumentException as {@link #encode(Claims)}, and if {@code issuedAt} lies
+   *     before 1970 or after 9999
+   */
+  public String encode(Claims claims, java.time.Instant issuedAt) {
+    return encoder.encode(claims, issuedAt, "", "");
+  }
+
+  /**
    * Makes a token of {@code claims} as {@link #encode(Claims)} does, and returns it as
    * {@code prefix + token + suffix} in one String: a header value that holds the token (a
    * {@code Set-Cookie}'s {@code name=} and attributes, an {@code Authorization}'s
@@ -118,8 +130,6 @@ public final class TokenCodec {
   public String encode(Claims claims, String prefix, String suffix) {
     return encoder.encode(claims, prefix, suffix);
   }
-
-  // ---------------------------------------------------------------------------------- decode
 
   /**
    * Verifies (or decrypts) a token and checks its claims.
@@ -149,8 +159,6 @@ public final class TokenCodec {
     return decoder.decode(text, start, end);
   }
 
-  // --------------------------------------------------------------------------------- builder
-
   /**
    * Builds a {@link TokenCodec}, checking the whole configuration at {@link #build()}. Each
    * option may be set once. Not thread-safe.
@@ -175,25 +183,20 @@ public final class TokenCodec {
     private StateMapper mapper;
     private String tokenType;
     private RevocationSource revocation;
-    private SessionlessListener listener = SessionlessListener.NONE;
-    private boolean listenerSet;
+    private SessionlessListener listener;
 
     private Builder() {}
 
-    private static void once(Object current, String option) {
-      BuilderChecks.once(current, option);
-    }
-
     /** Where the keys come from: a fixed {@link KeySet} or a live source. Required. */
     public Builder keys(KeySource keys) {
-      once(this.keys, "keys");
+      BuilderChecks.once(this.keys, "keys");
       this.keys = Objects.requireNonNull(keys, "keys");
       return this;
     }
 
     /** The algorithm to sign or encrypt with; {@code HS256} if not set. */
     public Builder algorithm(Algorithm algorithm) {
-      once(this.algorithm, "algorithm");
+      BuilderChecks.once(this.algorithm, "algorithm");
       this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
       return this;
     }
@@ -203,14 +206,14 @@ public final class TokenCodec {
      * the codec's own algorithm if not set. Must include the codec's algorithm.
      */
     public Builder acceptAlgorithms(Algorithm first, Algorithm... more) {
-      once(this.accepted, "acceptAlgorithms");
+      BuilderChecks.once(this.accepted, "acceptAlgorithms");
       this.accepted = EnumSet.of(first, more);
       return this;
     }
 
     /** The issuer ({@code iss}) written into tokens and required when decoding. Required. */
     public Builder issuer(String issuer) {
-      once(this.issuer, "issuer");
+      BuilderChecks.once(this.issuer, "issuer");
       this.issuer = Objects.requireNonNull(issuer, "issuer");
       return this;
     }
@@ -227,7 +230,7 @@ public final class TokenCodec {
      * @throws IllegalArgumentException if the type is not acceptable
      */
     public Builder tokenType(String typ) {
-      once(this.tokenType, "tokenType");
+      BuilderChecks.once(this.tokenType, "tokenType");
       Objects.requireNonNull(typ, "typ");
       if (typ.isEmpty() || typ.length() > 64 || !typ.chars().allMatch(c -> c > 0x20 && c < 0x7f && c != '"' && c != '\\')) {
         throw new IllegalArgumentException("a token type must be 1 to 64 printable ASCII characters without quotes"
@@ -243,7 +246,7 @@ public final class TokenCodec {
 
     /** The audience ({@code aud}) written into tokens and required when decoding. Required. */
     public Builder audience(String audience) {
-      once(this.audience, "audience");
+      BuilderChecks.once(this.audience, "audience");
       this.audience = Objects.requireNonNull(audience, "audience");
       return this;
     }
@@ -253,28 +256,28 @@ public final class TokenCodec {
      * {@link #MAX_TIME_TO_LIVE}, checked at {@link #build()}. Required.
      */
     public Builder timeToLive(Duration ttl) {
-      once(this.timeToLive, "timeToLive");
+      BuilderChecks.once(this.timeToLive, "timeToLive");
       this.timeToLive = Objects.requireNonNull(ttl, "ttl");
       return this;
     }
 
     /** Leeway for clock differences between nodes, applied to {@code exp}, {@code nbf} and {@code iat}; 30 seconds if not set, at most 10 minutes. */
     public Builder clockSkew(Duration skew) {
-      once(this.clockSkew, "clockSkew");
+      BuilderChecks.once(this.clockSkew, "clockSkew");
       this.clockSkew = Objects.requireNonNull(skew, "skew");
       return this;
     }
 
     /** The clock; {@link Clock#systemUTC()} if not set. Tests pass a fixed or offset clock. */
     public Builder clock(Clock clock) {
-      once(this.clock, "clock");
+      BuilderChecks.once(this.clock, "clock");
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 
     /** The longest token accepted or made, in characters; 8192 if not set, 256 to 1 MiB. */
     public Builder maxTokenLength(int chars) {
-      once(this.maxTokenLengthOption, "maxTokenLength");
+      BuilderChecks.once(this.maxTokenLengthOption, "maxTokenLength");
       this.maxTokenLengthOption = chars;
       return this;
     }
@@ -284,7 +287,7 @@ public final class TokenCodec {
      * table of up to 1,024 recent tokens); 10,000 if not set; 0 switches the cache off.
      */
     public Builder verificationCache(int maxEntries) {
-      once(this.cacheSizeOption, "verificationCache");
+      BuilderChecks.once(this.cacheSizeOption, "verificationCache");
       this.cacheSizeOption = maxEntries;
       return this;
     }
@@ -326,7 +329,7 @@ public final class TokenCodec {
      */
     public Builder compression(Compression compression) {
       Objects.requireNonNull(compression, "compression");
-      once(this.compressOption, "compress/compression");
+      BuilderChecks.once(this.compressOption, "compress/compression");
       this.compressOption = compression;
       return this;
     }
@@ -341,7 +344,7 @@ public final class TokenCodec {
      * the inflated size is capped at four times the maximum token length.
      */
     public Builder acceptCompressedSignedTokens(boolean accept) {
-      once(this.signedZipOption, "acceptCompressedSignedTokens");
+      BuilderChecks.once(this.signedZipOption, "acceptCompressedSignedTokens");
       this.signedZipOption = accept;
       return this;
     }
@@ -353,7 +356,7 @@ public final class TokenCodec {
      * if you are still on Jackson 2.
      */
     public Builder stateMapper(StateMapper mapper) {
-      once(this.mapper, "stateMapper");
+      BuilderChecks.once(this.mapper, "stateMapper");
       this.mapper = Objects.requireNonNull(mapper, "mapper");
       return this;
     }
@@ -364,7 +367,7 @@ public final class TokenCodec {
      * not set. The look-up is in memory; see {@link RevocationSource}.
      */
     public Builder revocation(RevocationSource source) {
-      once(this.revocation, "revocation");
+      BuilderChecks.once(this.revocation, "revocation");
       this.revocation = Objects.requireNonNull(source, "source");
       return this;
     }
@@ -375,11 +378,8 @@ public final class TokenCodec {
      * passed to the caller of {@code encode} or {@code decode}.
      */
     public Builder listener(SessionlessListener listener) {
-      if (listenerSet) {
-        throw new IllegalStateException("listener was already set");
-      }
+      BuilderChecks.once(this.listener, "listener");
       this.listener = Objects.requireNonNull(listener, "listener");
-      listenerSet = true;
       return this;
     }
 

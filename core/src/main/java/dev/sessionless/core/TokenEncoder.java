@@ -18,6 +18,7 @@ final class TokenEncoder {
   private final CompactWriter writer;
   private final SessionlessListener listener;
 
+  // Assignments only, of the same shape as TokenDecoder's: the two share parts, not logic.
   TokenEncoder(KeySource keys, Algorithm algorithm, long ttlSeconds, Clock clock, CompactWriter writer,
       SessionlessListener listener) {
     this.keys = keys;
@@ -31,10 +32,31 @@ final class TokenEncoder {
   /** {@link TokenCodec#encode(Claims, String, String)}: its contract, its exceptions. */
   String encode(Claims claims, String prefix, String suffix) {
     Objects.requireNonNull(claims, "claims");
+    return encode(claims, Math.floorDiv(clock.millis(), 1000), prefix, suffix);
+  }
+
+  /**
+   * {@link TokenCodec#encode(Claims, Instant)}: the caller read the time, so a second that
+   * ticks over between its reading and this stamping cannot move the token's {@code iat} and
+   * {@code exp}.
+   *
+   * @throws IllegalArgumentException if {@code issuedAt} lies before 1970 or after 9999
+   */
+  String encode(Claims claims, Instant issuedAt, String prefix, String suffix) {
+    Objects.requireNonNull(claims, "claims");
+    Objects.requireNonNull(issuedAt, "issuedAt");
+    long now = issuedAt.getEpochSecond();
+    if (now < 0 || now > Claims.MAX_EPOCH_SECOND) {
+      throw new IllegalArgumentException("issuedAt must lie between 1970 and 9999, got " + issuedAt);
+    }
+    return encode(claims, now, prefix, suffix);
+  }
+
+  /** Encodes {@code claims} issued at the epoch second {@code now}, however it was read. */
+  private String encode(Claims claims, long now, String prefix, String suffix) {
     Objects.requireNonNull(prefix, "prefix");
     Objects.requireNonNull(suffix, "suffix");
     KeySet set = keys.current();
-    long now = Math.floorDiv(clock.millis(), 1000);
     TokenKey key = set.signingKeyOrNull(algorithm, now);
     if (key == null) {
       throw new TokenException(Reason.NO_SIGNING_KEY,
@@ -45,10 +67,10 @@ final class TokenEncoder {
     long ttl = own != null ? own.getSeconds() : ttlSeconds;
     long exp = now + ttl;
     if (now < 0 || exp > Claims.MAX_EPOCH_SECOND) {
-      throw new TokenException(Reason.INTERNAL, "the clock reads " + Instant.ofEpochSecond(now)
-          + ", where no token this codec could read can be made: check the clock");
+      throw new TokenException(Reason.INTERNAL, "the token would be issued at " + Instant.ofEpochSecond(now)
+          + " (by the clock, or as given), where no token this codec could read can be made: check the clock");
     }
-    java.time.Instant nbf = claims.notBeforeOrNull();
+    Instant nbf = claims.notBeforeOrNull();
     if (nbf != null && nbf.getEpochSecond() >= exp) {
       throw new IllegalArgumentException("the claims' notBefore " + nbf
           + " is not before the token's expiry " + Instant.ofEpochSecond(exp)

@@ -2,34 +2,26 @@ package dev.sessionless.keyring;
 
 import dev.sessionless.core.internal.BuilderChecks;
 import dev.sessionless.keyring.internal.HttpSource;
-import dev.sessionless.core.Algorithm;
-import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
-import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A revocation list published as a file or at an HTTP(S) URL and polled like the JWKS: a
@@ -56,7 +48,10 @@ import java.util.concurrent.TimeUnit;
  * timeouts, a cap on the size (1 MiB, as the decoder's), the list required at start. A file is
  * read again when its size or modification time changes.
  *
- * <p>Thread-safe. {@link #close()} stops the poller.
+ * <p>Thread-safe, and no lock is held while the list is fetched: one {@link #refresh} reads at a
+ * time, callers that arrive meanwhile wait for its outcome (parked, never on a monitor, which
+ * would pin a virtual thread before JDK 24), and checks answer from the last good list
+ * throughout. {@link #close()} stops the poller.
  */
 public final class PublishedRevocations implements RevocationSource, AutoCloseable {
   /** The token type ({@code typ}) of a revocation list. */
@@ -72,32 +67,27 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
     FAIL_CLOSED
   }
 
-  private final URI url;
-  private final Path file;
+  private final RevocationListSource source;
   private final TokenCodec reader;
   private final Clock clock;
   private final OnStale onStale;
-  private final HttpClient http;
-  private final Duration timeout;
   private final ScheduledExecutorService poller;
-  private volatile RevocationStore copy;
-  private volatile long copyExpires;
-  private volatile boolean stale;
-  private String etag;
-  private String fileStamp;
+  /** The refresh in progress, if any: the others wait for it rather than fetch again. */
+  private final AtomicReference<CompletableFuture<Void>> inFlight = new AtomicReference<>();
+  /** The list in use; swapped whole, so a check never sees one list's entries with another's expiry. */
+  private volatile Copy copy;
+
+  private record Copy(RevocationStore store, long expires) {
+    boolean expiredAt(Clock clock) {
+      return clock.millis() / 1000 > expires;
+    }
+  }
 
   private PublishedRevocations(Builder b) {
-    this.url = b.url;
-    this.file = b.file;
     this.clock = b.clock;
     this.onStale = b.onStale;
-    this.timeout = b.timeout;
-    // Any signing algorithm of the key set: the decoder binds each token's alg to its key's.
-    this.reader = TokenCodec.builder().keys(b.keys).issuer(b.issuer).audience(b.audience).tokenType(TOKEN_TYPE)
-        .acceptAlgorithms(Algorithm.HS256, Algorithm.HS384, Algorithm.HS512, Algorithm.ES256, Algorithm.EDDSA)
-        .timeToLive(Duration.ofMinutes(1)).maxTokenLength(MAX_BYTES).verificationCache(0).clock(b.clock).build();
-    this.http = url == null ? null : HttpClient.newBuilder().connectTimeout(b.timeout)
-        .followRedirects(HttpClient.Redirect.NEVER).build();
+    this.reader = RevocationListFormat.reader(b.keys, b.issuer, b.audience, MAX_BYTES, b.clock);
+    this.source = new RevocationListSource(b.url, b.file, b.timeout, MAX_BYTES);
     refresh(); // the list is required at start: a node never starts without one
     this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "sessionless-revocation-list");
@@ -120,31 +110,12 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
    *
    * @param codec the publisher's codec: built with {@code tokenType(TOKEN_TYPE)}, the readers'
    *     issuer and audience, and a time-to-live that is the list's validity
-   * @throws IllegalArgumentException if the codec has another token type
+   * @throws IllegalArgumentException if the codec has another token type, or an algorithm that
+   *     encrypts ({@code dir}/A256GCM): a list is signed
    */
   public static String sign(TokenCodec codec, Map<String, Instant> sessions, Map<String, List<Instant>> subjects,
       Clock clock) {
-    if (!codec.tokenType().equals(Optional.of(TOKEN_TYPE))) {
-      throw new IllegalArgumentException("sign a revocation list with a codec built with tokenType(\""
-          + TOKEN_TYPE + "\"), so that it is never read as another kind of token");
-    }
-    long now = clock.instant().getEpochSecond();
-    Map<String, Long> s = new LinkedHashMap<>();
-    sessions.forEach((id, until) -> {
-      if (until.getEpochSecond() >= now) {
-        s.put(id, until.getEpochSecond());
-      }
-    });
-    Map<String, List<Long>> u = new LinkedHashMap<>();
-    subjects.forEach((subject, pair) -> {
-      if (pair.size() != 2) {
-        throw new IllegalArgumentException("a subject's entry is [notBefore, until]");
-      }
-      if (pair.get(1).getEpochSecond() >= now) {
-        u.put(subject, List.of(pair.get(0).getEpochSecond(), pair.get(1).getEpochSecond()));
-      }
-    });
-    return codec.encode(Claims.builder().claim("s", s).claim("u", u).build());
+    return RevocationListFormat.sign(codec, sessions, subjects, clock);
   }
 
   @Override
@@ -158,39 +129,85 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
   }
 
   private RevocationStore current() {
-    if (stale && onStale == OnStale.FAIL_CLOSED) {
+    Copy c = copy;
+    if (onStale == OnStale.FAIL_CLOSED && c.expiredAt(clock)) {
       throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE,
-          "the revocation list expired at " + Instant.ofEpochSecond(copyExpires) + " and no newer one could be"
+          "the revocation list expired at " + Instant.ofEpochSecond(c.expires()) + " and no newer one could be"
               + " read from " + describe() + ": check the publisher (this node fails closed by configuration)");
     }
-    return copy;
+    return c.store();
   }
 
   /** When the list in use expires (its {@code exp}). */
   public Instant expiresAt() {
-    return Instant.ofEpochSecond(copyExpires);
-  }
-
-  /** Whether the list in use has expired and no newer one could be read. */
-  public boolean isStale() {
-    return stale;
+    return Instant.ofEpochSecond(copy.expires());
   }
 
   /**
-   * Reads the list now (the poller does this every poll interval).
+   * Whether the list in use has expired and no newer one could be read: judged now, from the
+   * list's {@code exp}, whether or not the poller still runs (an {@code Error} ends a scheduled
+   * task for good, and a node that fails closed must not then stay open).
+   */
+  public boolean isStale() {
+    return copy.expiredAt(clock);
+  }
+
+  /**
+   * Reads the list now (the poller does this every poll interval). If a read is already in
+   * progress (the poller's, or another caller's), waits for it and shares its outcome instead
+   * of fetching again. No lock is held while waiting or fetching.
    *
    * @throws KeyringException if it cannot be read, or is refused (not signed by a key of the
    *     set, wrong type, expired, malformed): the last good copy stays in use
    */
-  public synchronized void refresh() {
+  public void refresh() {
+    CompletableFuture<Void> mine = new CompletableFuture<>();
+    CompletableFuture<Void> running = inFlight.compareAndExchange(null, mine);
+    if (running != null) {
+      awaitOther(running);
+      return;
+    }
+    Throwable failure = null;
     try {
-      if (url != null) {
-        fetch();
-      } else {
-        readFile();
+      RevocationListSource.Fetched list = source.fetchIfChanged();
+      if (list != null) {
+        RevocationListFormat.Read read = RevocationListFormat.read(reader, list.text(), clock);
+        copy = new Copy(read.store(), read.expiresEpochSecond());
+        source.accepted(list);
       }
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
-      stale = copy == null || clock.instant().getEpochSecond() > copyExpires;
+      inFlight.set(null);
+      if (failure == null) {
+        mine.complete(null);
+      } else {
+        mine.completeExceptionally(failure);
+      }
+    }
+  }
+
+  /** Waits (parked, interruptibly) for another caller's refresh and rethrows its failure. */
+  private static void awaitOther(CompletableFuture<Void> running) {
+    try {
+      running.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
+          "interrupted while waiting for the revocation list being read", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof KeyringException k) {
+        throw new KeyringException(k.reason(), k.getMessage(), k); // this caller's stack, the same reason
+      }
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new KeyringException(KeyringException.Reason.INTERNAL, "reading the revocation list failed", cause);
     }
   }
 
@@ -199,94 +216,12 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
       refresh();
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "the revocation list at " + describe() + " was not read: "
-          + e.getMessage() + (stale ? "; the list in use has EXPIRED (" + onStale + ")" : "; the last list stays in use"));
+          + e.getMessage() + (isStale() ? "; the list in use has EXPIRED (" + onStale + ")" : "; the last list stays in use"));
     }
   }
 
   private String describe() {
-    return url != null ? url.getScheme() + "://" + url.getAuthority() + url.getPath() : file.toString();
-  }
-
-  private void fetch() {
-    HttpRequest.Builder req = HttpRequest.newBuilder(url).timeout(timeout).GET();
-    if (etag != null) {
-      req.header("If-None-Match", etag);
-    }
-    try {
-      HttpResponse<InputStream> res = http.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
-      try (InputStream in = res.body()) {
-        if (res.statusCode() == 304) {
-          return;
-        }
-        if (res.statusCode() != 200) {
-          throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-              "the revocation list URL answered " + res.statusCode() + ": check the publisher");
-        }
-        byte[] body = in.readNBytes(MAX_BYTES + 1);
-        if (body.length > MAX_BYTES) {
-          throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-              "the revocation list is over " + MAX_BYTES + " bytes: refused");
-        }
-        String text = new String(body, StandardCharsets.US_ASCII).strip();
-        install(text);
-        etag = res.headers().firstValue("ETag").orElse(null);
-      }
-    } catch (IOException e) {
-      throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-          "the revocation list could not be fetched (" + e.getClass().getSimpleName() + "): check the URL", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KeyringException(KeyringException.Reason.UNAVAILABLE, "interrupted while fetching the list", e);
-    }
-  }
-
-  private void readFile() {
-    try {
-      long size = Files.size(file);
-      if (size > MAX_BYTES) {
-        throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-            "the revocation list file is over " + MAX_BYTES + " bytes: refused");
-      }
-      String stamp = size + "@" + Files.getLastModifiedTime(file).toMillis();
-      if (stamp.equals(fileStamp)) {
-        return;
-      }
-      String text = Files.readString(file, StandardCharsets.US_ASCII).strip();
-      install(text);
-      fileStamp = stamp;
-    } catch (IOException e) {
-      throw new KeyringException(KeyringException.Reason.UNAVAILABLE,
-          "the revocation list file could not be read (" + e.getClass().getSimpleName() + "): check the path", e);
-    }
-  }
-
-  /** Verifies the list and, if it is good, makes it the copy in use. */
-  private void install(String text) {
-    SessionToken list;
-    try {
-      list = reader.decode(text);
-    } catch (TokenException e) {
-      throw new KeyringException(KeyringException.Reason.MALFORMED, "the revocation list was refused ("
-          + e.reason() + "): it must be a " + TOKEN_TYPE + " signed by a key of the key set", e);
-    }
-    RevocationStore next = RevocationStore.inMemory(clock);
-    try {
-      Map<?, ?> s = list.claim("s", Map.class).orElse(Map.of());
-      for (Map.Entry<?, ?> e : s.entrySet()) {
-        next.revokeSession((String) e.getKey(), Instant.ofEpochSecond(((Number) e.getValue()).longValue()));
-      }
-      Map<?, ?> u = list.claim("u", Map.class).orElse(Map.of());
-      for (Map.Entry<?, ?> e : u.entrySet()) {
-        List<?> pair = (List<?>) e.getValue();
-        next.revokeSubject((String) e.getKey(), Instant.ofEpochSecond(((Number) pair.get(0)).longValue()),
-            Instant.ofEpochSecond(((Number) pair.get(1)).longValue()));
-      }
-    } catch (RuntimeException e) {
-      throw new KeyringException(KeyringException.Reason.MALFORMED,
-          "the revocation list is signed but malformed (" + e.getClass().getSimpleName() + "): check the publisher", e);
-    }
-    copy = next;
-    copyExpires = list.expiresAt().getEpochSecond();
+    return source.describe();
   }
 
   /** Stops the poller. */
@@ -297,7 +232,7 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
 
   @Override
   public String toString() {
-    return "PublishedRevocations[" + describe() + ", expires " + expiresAt() + (stale ? ", STALE" : "") + "]";
+    return "PublishedRevocations[" + describe() + ", expires " + expiresAt() + (isStale() ? ", STALE" : "") + "]";
   }
 
   /** Configures {@link PublishedRevocations}; each option may be set once. Not thread-safe. */
@@ -381,7 +316,9 @@ public final class PublishedRevocations implements RevocationSource, AutoCloseab
      * Checks the configuration, reads the list once and starts the poller.
      *
      * @throws IllegalStateException if a required option is missing or options contradict
-     * @throws KeyringException if the list cannot be read or is refused
+     * @throws KeyringException {@code CONFIGURATION} if the keys hold no key that verifies a
+     *     signed list (only {@code dir}/A256GCM keys, which encrypt); another reason if the list
+     *     cannot be read or is refused
      */
     public PublishedRevocations build() {
       if ((url == null) == (file == null)) {

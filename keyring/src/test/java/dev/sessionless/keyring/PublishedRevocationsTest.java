@@ -26,9 +26,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,6 +51,9 @@ class PublishedRevocationsTest {
   volatile String etag = "\"v1\"";
   final List<String> ifNoneMatch = new CopyOnWriteArrayList<>();
   final List<PublishedRevocations> opened = new CopyOnWriteArrayList<>();
+  final AtomicInteger requests = new AtomicInteger();
+  /** When set, the server counts the first latch down on a request and answers once the second is. */
+  volatile CountDownLatch[] hold;
 
   TokenCodec listCodec(KeySet k) {
     return TokenCodec.builder().keys(k).algorithm(Algorithm.ES256).issuer("https://shop.example")
@@ -58,6 +65,16 @@ class PublishedRevocationsTest {
   void startServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/revocations", ex -> {
+      requests.incrementAndGet();
+      CountDownLatch[] h = hold;
+      if (h != null) {
+        h[0].countDown();
+        try {
+          h[1].await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       String inm = ex.getRequestHeaders().getFirst("If-None-Match");
       if (inm != null) {
         ifNoneMatch.add(inm);
@@ -79,6 +96,10 @@ class PublishedRevocationsTest {
 
   @AfterEach
   void stop() {
+    CountDownLatch[] h = hold;
+    if (h != null) {
+      h[1].countDown(); // never leave a request hanging
+    }
     opened.forEach(PublishedRevocations::close);
     server.stop(0);
   }
@@ -167,6 +188,25 @@ class PublishedRevocationsTest {
     assertTrue(closed.isRevoked("s1"), "a fresh list ends the outage");
   }
 
+  /**
+   * Staleness is judged on the read path from the list's own {@code exp}, not only when a
+   * refresh runs: a poller that has died (an {@code Error} ends a scheduled task for good) or
+   * has not run yet must not leave a node that fails closed answering from an expired list.
+   */
+  @Test
+  void listPastItsExpiryFailsClosedWithoutWaitingForTheNextRefresh() {
+    body = list(publisher, Map.of("s1", NOW.plusSeconds(1800)), Map.of());
+    PublishedRevocations closed = reader(PublishedRevocations.OnStale.FAIL_CLOSED);
+    PublishedRevocations open = reader(PublishedRevocations.OnStale.FAIL_OPEN);
+    clock.advance(Duration.ofMinutes(6)); // past the list's 5 minutes; no refresh has run since
+    assertTrue(closed.isStale(), "stale by the list's exp, judged now");
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE,
+        assertThrows(TokenException.class, () -> closed.isRevoked("s1")).reason());
+    assertEquals(TokenException.Reason.REVOCATION_UNAVAILABLE,
+        assertThrows(TokenException.class, () -> closed.notBefore("alice")).reason());
+    assertTrue(open.isRevoked("s1"), "fail open keeps the last list");
+  }
+
   @Test
   void listFileIsReadAgainWhenItChanges(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("revocations.jws");
@@ -180,6 +220,37 @@ class PublishedRevocationsTest {
     assertTrue(r.isRevoked("s22"));
   }
 
+  /**
+   * Issue 35: the keyring's default key is A256GCM ({@code dir}), which encrypts and cannot sign.
+   * A publisher whose codec would encrypt the list is refused at {@code sign}, and a reader
+   * given only such keys is refused at {@code build()} with a typed error naming the setting,
+   * rather than starting on a list it could never verify. A key set holding a signing key beside
+   * the A256GCM one (the usual key file) reads lists as before.
+   */
+  @Test
+  void listWithOnlyAnA256gcmKeyIsRefusedAtSignAndAtBuildNamingTheSettingToChange() {
+    KeySet aesOnly = KeySet.of(TokenKey.generate("sessions", Algorithm.DIR_A256GCM));
+    TokenCodec encrypting = TokenCodec.builder().keys(aesOnly).algorithm(Algorithm.DIR_A256GCM)
+        .issuer("https://shop.example").audience("shop-nodes").tokenType(PublishedRevocations.TOKEN_TYPE)
+        .timeToLive(Duration.ofMinutes(5)).clock(clock).build();
+    IllegalArgumentException signing = assertThrows(IllegalArgumentException.class,
+        () -> PublishedRevocations.sign(encrypting, Map.of("s1", NOW.plusSeconds(60)), Map.of(), clock));
+    assertTrue(signing.getMessage().contains("algorithm(ES256)"), signing.getMessage());
+
+    body = list(publisher, Map.of("s1", NOW.plusSeconds(1800)), Map.of());
+    KeyringException reading = assertThrows(KeyringException.class, () -> PublishedRevocations.builder().url(url())
+        .keys(aesOnly).issuer("https://shop.example").audience("shop-nodes").clock(clock).build());
+    assertEquals(KeyringException.Reason.CONFIGURATION, reading.reason());
+    assertTrue(reading.getMessage().contains("keys(...)")
+        && reading.getMessage().contains("sessionless.revocation.published.keys-file"), reading.getMessage());
+
+    PublishedRevocations both = PublishedRevocations.builder().url(url())
+        .keys(KeySet.of(aesOnly.keys().get(0), key)).issuer("https://shop.example").audience("shop-nodes")
+        .clock(clock).build();
+    opened.add(both);
+    assertTrue(both.isRevoked("s1"), "an A256GCM key beside the signing one changes nothing");
+  }
+
   @Test
   void builderRefusesPlainHttpToAnotherHostAndContradictions() {
     assertThrows(IllegalStateException.class, () -> PublishedRevocations.builder()
@@ -188,5 +259,56 @@ class PublishedRevocationsTest {
     assertThrows(IllegalArgumentException.class, () -> PublishedRevocations.sign(
         TokenCodec.builder().keys(keys).algorithm(Algorithm.ES256).issuer("i").audience("a")
             .timeToLive(Duration.ofMinutes(5)).build(), Map.of(), Map.of(), clock));
+  }
+
+  /**
+   * Issue 35: no network I/O while holding a monitor (a virtual thread blocked on one pins its
+   * carrier before JDK 24). While one refresh waits on the network, readers answer from the last
+   * good list, and a second refresh waits for the one in progress, parked ({@code WAITING}), not
+   * {@code BLOCKED} on a monitor, and shares its outcome: one request for both.
+   */
+  @Test
+  @Timeout(60)
+  void concurrentRefreshesShareOneFetchAndNoneWaitsOnAMonitorMeanwhile() throws Exception {
+    body = list(publisher, Map.of("s1", NOW.plusSeconds(1800)), Map.of());
+    PublishedRevocations r = reader(PublishedRevocations.OnStale.FAIL_OPEN);
+    etag = "\"v2\"";
+    body = list(publisher, Map.of("s2", NOW.plusSeconds(1800)), Map.of());
+    CountDownLatch inFetch = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    hold = new CountDownLatch[] {inFetch, release};
+    int before = requests.get();
+    FutureTask<Void> firstCall = new FutureTask<>(r::refresh, null);
+    FutureTask<Void> secondCall = new FutureTask<>(r::refresh, null);
+    Thread first = new Thread(firstCall, "first-refresh");
+    Thread second = new Thread(secondCall, "second-refresh");
+    try {
+      first.start();
+      inFetch.await(); // the first refresh is inside the HTTP exchange, held by the server
+      assertTrue(r.isRevoked("s1"), "readers answer from the last good list while it is fetched");
+      assertFalse(r.isStale());
+      second.start();
+      Thread.State waiting = settled(second);
+      assertEquals(Thread.State.WAITING, waiting,
+          "the second refresh waits for the fetch in progress without a monitor (BLOCKED pins a virtual thread)");
+    } finally {
+      release.countDown();
+    }
+    firstCall.get();
+    secondCall.get();
+    assertEquals(before + 1, requests.get(), "one fetch served both callers");
+    assertTrue(r.isRevoked("s2"));
+    assertFalse(r.isRevoked("s1"));
+  }
+
+  /** The state a started thread settles in once it stops running (it waits, blocks or ends). */
+  static Thread.State settled(Thread t) throws InterruptedException {
+    while (true) {
+      Thread.State s = t.getState();
+      if (s != Thread.State.NEW && s != Thread.State.RUNNABLE) {
+        return s;
+      }
+      Thread.sleep(1);
+    }
   }
 }

@@ -112,12 +112,9 @@ public final class EdgeContextFilter implements Filter {
       if (!(res instanceof HttpServletResponse) || res.isCommitted() || !noSession(e)) {
         throw e;
       }
-      HttpServletResponse response = (HttpServletResponse) res;
-      response.resetBuffer();
-      response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-      response.setHeader("Cache-Control", "no-store");
-      response.setContentType("text/plain;charset=UTF-8");
-      response.getWriter().write("sign in first: this page acts on behalf of a signed-in user\n");
+      res.resetBuffer();
+      Answers.unauthorized((HttpServletResponse) res, null,
+          "sign in first: this page acts on behalf of a signed-in user");
     }
   }
 
@@ -158,11 +155,7 @@ public final class EdgeContextFilter implements Filter {
      * is minted, after the session.
      */
     public Builder authTimeAttribute(String name) {
-      Objects.requireNonNull(name, "name");
-      if (name.isEmpty()) {
-        throw new IllegalArgumentException("the attribute name must not be empty");
-      }
-      this.authTimeAttribute = name;
+      this.authTimeAttribute = BuilderArgs.notEmpty(name, "the attribute name");
       return this;
     }
 

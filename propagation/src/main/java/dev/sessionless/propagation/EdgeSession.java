@@ -1,9 +1,9 @@
 package dev.sessionless.propagation;
 
+import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -111,30 +111,27 @@ public final class EdgeSession {
         + ", auth_time=" + (authTime == null ? "-" : "present") + "]";
   }
 
-  /** Builds an {@link EdgeSession}. Not thread-safe. */
+  /**
+   * Builds an {@link EdgeSession}. Its id, subject, login time and state follow the rules of a
+   * token's ({@link Claims.Builder}, which holds them here), since the minter writes them into
+   * one. Not thread-safe.
+   */
   public static final class Builder {
-    private static final Instant LAST_NUMERIC_DATE = Instant.parse("9999-12-31T23:59:59Z");
-    private String sessionId;
-    private String subject;
+    private final Claims.Builder claims = Claims.builder();
     private Instant expiresAt;
     private Instant authTime;
-    private final Map<String, Object> state = new LinkedHashMap<>();
 
     private Builder() {}
 
     /** The session id, 1 to 128 characters. Required. */
     public Builder sessionId(String id) {
-      Objects.requireNonNull(id, "id");
-      if (id.isEmpty() || id.length() > 128) {
-        throw new IllegalArgumentException("a session id must be 1 to 128 characters");
-      }
-      this.sessionId = id;
+      claims.sessionId(id);
       return this;
     }
 
     /** The subject (user id). */
     public Builder subject(String subject) {
-      this.subject = Objects.requireNonNull(subject, "subject");
+      claims.subject(subject);
       return this;
     }
 
@@ -148,24 +145,22 @@ public final class EdgeSession {
      * When the user authenticated (the session's {@code auth_time}); the fraction of a second
      * is dropped. Without it, a receiver that knows a "log out everywhere" for the subject
      * refuses the session's internal tokens.
+     *
+     * @throws IllegalArgumentException if it lies before 1970 or after 9999
      */
     public Builder authTime(Instant authTime) {
-      Objects.requireNonNull(authTime, "authTime");
-      if (authTime.getEpochSecond() < 0 || authTime.isAfter(LAST_NUMERIC_DATE)) {
-        throw new IllegalArgumentException("authTime must lie between 1970 and 9999, got " + authTime);
-      }
+      claims.authTime(authTime);
       this.authTime = authTime;
       return this;
     }
 
-    /** A state value, written as JSON by the minter's codec when a token carries it. */
+    /**
+     * A state value, written as JSON by the minter's codec when a token carries it.
+     *
+     * @throws IllegalArgumentException if the name is not 1 to 256 characters
+     */
     public Builder put(String name, Object value) {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(value, () -> "value of state '" + name + "'");
-      if (name.isEmpty() || name.length() > 256) {
-        throw new IllegalArgumentException("a state name must be 1 to 256 characters");
-      }
-      state.put(name, value);
+      claims.put(name, value);
       return this;
     }
 
@@ -175,11 +170,11 @@ public final class EdgeSession {
      * @throws IllegalStateException if no session id was given
      */
     public EdgeSession build() {
-      if (sessionId == null) {
-        throw new IllegalStateException("sessionId is required: internal tokens carry it as sid");
-      }
-      Map<String, Object> copy = new LinkedHashMap<>(state);
-      return new EdgeSession(sessionId, subject, expiresAt, authTime, copy.keySet(), copy::get);
+      Claims c = claims.build();
+      String id = c.sessionId().orElseThrow(() -> new IllegalStateException(
+          "sessionId is required: internal tokens carry it as sid"));
+      Map<String, Object> state = c.state();
+      return new EdgeSession(id, c.subject().orElse(null), expiresAt, authTime, state.keySet(), state::get);
     }
   }
 }

@@ -166,18 +166,11 @@ public final class InternalTokenFilter implements Filter {
   private static void unavailable(HttpServletResponse response, TraceContext trace, String what, Exception e)
       throws IOException {
     LOG.log(System.Logger.Level.ERROR, "trace=" + trace.traceId() + ": " + what, e);
-    response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-    response.setHeader("Cache-Control", "no-store");
-    response.setContentType("text/plain;charset=UTF-8");
-    response.getWriter().write("the token cannot be verified now\n");
+    Answers.unavailable(response, "the token cannot be verified now");
   }
 
   private static void refuse(HttpServletResponse response, String challenge) throws IOException {
-    response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-    response.setHeader("WWW-Authenticate", challenge);
-    response.setHeader("Cache-Control", "no-store");
-    response.setContentType("text/plain;charset=UTF-8");
-    response.getWriter().write("an internal token for this service is required\n");
+    Answers.unauthorized(response, challenge, "an internal token for this service is required");
   }
 
   /** The header and verifier. */
@@ -202,11 +195,7 @@ public final class InternalTokenFilter implements Filter {
 
     /** The header carrying {@code Bearer <token>}; {@code Authorization} if not set. */
     public Builder header(String name) {
-      Objects.requireNonNull(name, "name");
-      if (name.isBlank()) {
-        throw new IllegalArgumentException("header name must not be blank");
-      }
-      this.header = name;
+      this.header = BuilderArgs.headerName(name);
       return this;
     }
 

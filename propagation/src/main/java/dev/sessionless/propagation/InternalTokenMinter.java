@@ -8,7 +8,6 @@ import dev.sessionless.core.TokenException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +50,6 @@ public final class InternalTokenMinter {
   private final String issuer;
   private final long ttlSeconds;
   private final Clock clock;
-  private final PinnedClock pinned;
   private final Map<String, TokenCodec> codecs = new ConcurrentHashMap<>();
 
   private InternalTokenMinter(Builder b) {
@@ -60,7 +58,6 @@ public final class InternalTokenMinter {
     this.issuer = b.issuer;
     this.ttlSeconds = b.timeToLive.getSeconds();
     this.clock = b.clock;
-    this.pinned = new PinnedClock(b.clock);
   }
 
   /** A builder; {@code keys} and {@code issuer} are required. */
@@ -114,8 +111,10 @@ public final class InternalTokenMinter {
       long parentExp, Set<String> parentNames, Function<String, Object> values, Collection<String> wanted) {
     Objects.requireNonNull(wanted, "stateNames");
     TokenCodec codec = codec(audience);
-    long millis = clock.millis();
-    long now = Math.floorDiv(millis, 1000);
+    // The one reading of the clock: the lifetime is capped against it, and the codec stamps
+    // iat/exp from it too, so a second ticking over in between cannot outlive the parent.
+    Instant issuedAt = Instant.ofEpochSecond(Math.floorDiv(clock.millis(), 1000));
+    long now = issuedAt.getEpochSecond();
     long ttl = Math.min(ttlSeconds, parentExp - now);
     if (ttl < 1) {
       throw new TokenException(TokenException.Reason.EXPIRED,
@@ -144,12 +143,7 @@ public final class InternalTokenMinter {
         c.put(name, v);
       }
     }
-    pinned.pin(millis);
-    try {
-      return codec.encode(c.build());
-    } finally {
-      pinned.unpin();
-    }
+    return codec.encode(c.build(), issuedAt);
   }
 
   private TokenCodec codec(String audience) {
@@ -163,7 +157,7 @@ public final class InternalTokenMinter {
           + "not requests; use one audience per callee service");
     }
     return codecs.computeIfAbsent(audience, a -> TokenCodec.builder().keys(keys).algorithm(algorithm)
-        .issuer(issuer).audience(a).timeToLive(Duration.ofSeconds(ttlSeconds)).clock(pinned)
+        .issuer(issuer).audience(a).timeToLive(Duration.ofSeconds(ttlSeconds)).clock(clock)
         .tokenType(InternalTokens.TOKEN_TYPE).verificationCache(0).build());
   }
 
@@ -202,11 +196,7 @@ public final class InternalTokenMinter {
 
     /** This service's identity: its tokens' {@code iss} and the actor it records. Required. */
     public Builder issuer(String issuer) {
-      Objects.requireNonNull(issuer, "issuer");
-      if (issuer.isEmpty()) {
-        throw new IllegalArgumentException("issuer must not be empty");
-      }
-      this.issuer = issuer;
+      this.issuer = BuilderArgs.notEmpty(issuer, "issuer");
       return this;
     }
 

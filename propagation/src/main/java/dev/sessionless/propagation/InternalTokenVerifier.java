@@ -296,11 +296,7 @@ public final class InternalTokenVerifier {
 
     /** This service's own audience: tokens for any other are refused. Required. */
     public Builder audience(String audience) {
-      Objects.requireNonNull(audience, "audience");
-      if (audience.isEmpty()) {
-        throw new IllegalArgumentException("audience must not be empty");
-      }
-      this.audience = audience;
+      this.audience = BuilderArgs.notEmpty(audience, "audience");
       return this;
     }
 

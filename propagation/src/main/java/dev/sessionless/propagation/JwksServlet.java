@@ -114,10 +114,7 @@ public final class JwksServlet extends HttpServlet {
     } catch (RuntimeException e) {
       // A broken deployment, not the caller's fault: say so without details, and log it.
       LOG.log(System.Logger.Level.ERROR, "the JWKS endpoint cannot publish the current key set", e);
-      resp.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-      resp.setHeader("Cache-Control", "no-store");
-      resp.setContentType("text/plain;charset=UTF-8");
-      resp.getWriter().write("the key set cannot be published now\n");
+      Answers.unavailable(resp, "the key set cannot be published now");
       return;
     }
     resp.setHeader("ETag", d.etag);

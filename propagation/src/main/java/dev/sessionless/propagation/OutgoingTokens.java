@@ -1,5 +1,6 @@
 package dev.sessionless.propagation;
 
+import dev.sessionless.propagation.internal.Callee;
 import java.net.http.HttpClient;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -115,13 +116,13 @@ public final class OutgoingTokens {
    */
   public HttpClient httpClient(HttpClient delegate, String audience) {
     Objects.requireNonNull(delegate, "delegate");
-    requireGrant(audience);
+    Callee callee = new Callee(this, audience);
     if (delegate.followRedirects() != HttpClient.Redirect.NEVER) {
       throw new IllegalArgumentException("the HttpClient follows redirects (" + delegate.followRedirects()
           + "), and it re-sends every header, the internal token too, to wherever a redirect points: build it with "
           + "followRedirects(HttpClient.Redirect.NEVER) (HttpClient.newHttpClient() does) and handle a 3xx yourself");
     }
-    return new TokenAttachingHttpClient(delegate, this, audience);
+    return new TokenAttachingHttpClient(delegate, callee);
   }
 
   /**
@@ -177,11 +178,7 @@ public final class OutgoingTokens {
 
     /** The header for the token, as the callee's {@link InternalTokenFilter} reads it; {@code Authorization} if not set. */
     public Builder header(String name) {
-      Objects.requireNonNull(name, "name");
-      if (name.isBlank()) {
-        throw new IllegalArgumentException("header name must not be blank");
-      }
-      this.header = name;
+      this.header = BuilderArgs.headerName(name);
       return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.sessionless.propagation;
 
+import dev.sessionless.propagation.internal.Callee;
 import java.io.IOException;
 import java.net.Authenticator;
 import java.net.CookieHandler;
@@ -21,17 +22,16 @@ import javax.net.ssl.SSLParameters;
  */
 final class TokenAttachingHttpClient extends HttpClient {
   private final HttpClient delegate;
-  private final OutgoingTokens tokens;
-  private final String audience;
+  private final Callee callee;
 
-  TokenAttachingHttpClient(HttpClient delegate, OutgoingTokens tokens, String audience) {
+  // A wrapper's fields and constructor, the shape of every wrapper's: nothing to share.
+  TokenAttachingHttpClient(HttpClient delegate, Callee callee) {
     this.delegate = delegate;
-    this.tokens = tokens;
-    this.audience = audience;
+    this.callee = callee;
   }
 
   private HttpRequest withHeaders(HttpRequest request) {
-    Map<String, String> add = tokens.headersFor(audience);
+    Map<String, String> add = callee.headers(null); // an HttpRequest carries no context: the thread's
     HttpRequest.Builder b = HttpRequest.newBuilder(request, (name, value) -> {
       for (String n : add.keySet()) {
         if (n.equalsIgnoreCase(name)) {
@@ -60,6 +60,8 @@ final class TokenAttachingHttpClient extends HttpClient {
       HttpResponse.PushPromiseHandler<T> push) {
     return delegate.sendAsync(withHeaders(request), handler, push);
   }
+
+  // The rest only forwards to the delegate: HttpClient is an abstract class with no forwarding base.
 
   @Override
   public Optional<CookieHandler> cookieHandler() {
@@ -108,6 +110,6 @@ final class TokenAttachingHttpClient extends HttpClient {
 
   @Override
   public String toString() {
-    return "TokenAttachingHttpClient[" + audience + "]";
+    return callee.describe("TokenAttachingHttpClient");
   }
 }

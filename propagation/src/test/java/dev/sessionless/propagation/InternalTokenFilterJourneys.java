@@ -166,6 +166,17 @@ abstract class InternalTokenFilterJourneys {
   }
 
   @Test
+  void aBrowserSessionTokenSentAsABearerTokenGets401InvalidToken() throws Exception {
+    // The edge's own session cookie, same issuer: refused as WRONG_TOKEN_TYPE by the verifier.
+    String session = dev.sessionless.core.TokenCodec.builder().keys(KeySet.of(TokenKey.generate("b", Algorithm.HS256)))
+        .issuer(EDGE).audience("orders").timeToLive(Duration.ofMinutes(30)).build()
+        .encode(dev.sessionless.core.Claims.builder().subject("alice").put("tenant", "t-7").build());
+    HttpResponse<String> r = get(serve(), "Authorization", "Bearer " + session);
+    assertEquals(401, r.statusCode());
+    assertEquals("Bearer error=\"invalid_token\"", r.headers().firstValue("WWW-Authenticate").orElseThrow());
+  }
+
+  @Test
   void theTokenHeaderIsConfigurable() throws Exception {
     URI uri = serve(edgePublic, t -> true, "X-Internal-Token");
     assertEquals(200, get(uri, "X-Internal-Token", "Bearer " + token("orders")).statusCode());
@@ -199,6 +210,18 @@ abstract class InternalTokenFilterJourneys {
     }, null), "Authorization", "Bearer " + token("orders"));
     assertEquals(503, failingCheck.statusCode());
     assertFalse(failingCheck.body().contains("unreachable"), failingCheck.body());
+  }
+
+  @Test
+  void aKeySourcePastItsStaleBoundGets503NotA401() throws Exception {
+    KeySource stale = () -> {
+      throw new TokenException(TokenException.Reason.KEY_SOURCE_UNAVAILABLE, "the issuer's JWKS is too stale");
+    };
+    HttpResponse<String> r = get(serve(stale, t -> true, null), "Authorization", "Bearer " + token("orders"));
+    assertEquals(503, r.statusCode());
+    assertFalse(r.headers().firstValue("WWW-Authenticate").isPresent(), "not the caller's fault");
+    assertEquals("5", r.headers().firstValue("Retry-After").orElse(null), "an outage says when to retry");
+    assertFalse(r.body().contains("stale"), r.body());
   }
 
   URI serveWithRevocation(RevocationSource revocation) throws Exception {

@@ -166,6 +166,55 @@ class InternalTokenMintingTest {
     assertEquals(Reason.EXPIRED, e.reason());
   }
 
+  /** A clock one second later at every read: whatever reads it twice sees two different seconds. */
+  static final class FakeTickingClock extends java.time.Clock {
+    private final java.util.concurrent.atomic.AtomicLong millis;
+
+    FakeTickingClock(Instant start) {
+      this.millis = new java.util.concurrent.atomic.AtomicLong(start.toEpochMilli());
+    }
+
+    @Override
+    public long millis() {
+      return millis.getAndAdd(1000);
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis());
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneOffset.UTC;
+    }
+
+    @Override
+    public java.time.Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aRemintNeverOutlivesItsParentWhenTheSecondTicksOverBetweenCappingAndStamping() {
+    InternalToken atOrders = ordersVerifier().verify(
+        edge(Algorithm.ES256).mint(session(T0.plusSeconds(1800)), "orders", Set.of("cart", "tenant")));
+    clock.advance(Duration.ofSeconds(30));
+    InternalTokenMinter ticking = InternalTokenMinter.builder().keys(orderKeys).algorithm(Algorithm.EDDSA)
+        .issuer(ORDERS).clock(new FakeTickingClock(T0.plusSeconds(30))).build();
+    InternalToken atBilling = billingVerifier().verify(ticking.remint(atOrders, "billing", Set.of("tenant")));
+    assertEquals(atOrders.expiresAt(), atBilling.expiresAt(), "capped to the parent's 30 s left, stamped from "
+        + "the same reading of the clock");
+    assertEquals(T0.plusSeconds(30), atBilling.token().issuedAt());
+
+    InternalTokenMinter tickingEdge = InternalTokenMinter.builder().keys(edgeKeys).issuer(EDGE)
+        .clock(new FakeTickingClock(T0.plusSeconds(30))).build();
+    InternalToken fromSession = ordersVerifier().verify(
+        tickingEdge.mint(session(T0.plusSeconds(50)), "orders", Set.of()));
+    assertEquals(T0.plusSeconds(50), fromSession.expiresAt(), "never past the session's end");
+  }
+
   /** Signs whatever claims are given as the orders service, bypassing the minter's rules. */
   String byHand(Claims claims) {
     return TokenCodec.builder().keys(orderKeys).algorithm(Algorithm.EDDSA).issuer(ORDERS).audience("billing")
@@ -194,6 +243,29 @@ class InternalTokenMintingTest {
     long parentExp = T0.plusSeconds(10).getEpochSecond();
     String widened = byHand(remintedBy(ORDERS, parentExp, List.of()).timeToLive(Duration.ofSeconds(60)).build());
     assertEquals(Reason.WIDENED, refused(billingVerifier(), widened));
+  }
+
+  /**
+   * What the README's limit says, pinned: the receiver checks a re-mint against the bounds its
+   * signer wrote, not against the parent token, which it never sees. A trusted middle service
+   * that lies about its parent (a later expiry, more state names) passes; only the minter
+   * enforces "narrower".
+   */
+  @Test
+  @Timeout(60)
+  void aTrustedIssuersLieAboutItsParentIsNotDetectedByTheReceiverOnlyTheMinterNarrows() {
+    InternalToken atOrders = ordersVerifier().verify(
+        edge(Algorithm.ES256).mint(session(T0.plusSeconds(1800)), "orders", Set.of("tenant")));
+    assertEquals(T0.plusSeconds(60), atOrders.expiresAt());
+    long lie = T0.plusSeconds(3600).getEpochSecond();
+    String wider = byHand(remintedBy(ORDERS, lie, List.of("tenant", "role")).put("tenant", "t-1")
+        .put("role", "admin").timeToLive(Duration.ofSeconds(3600)).build());
+    InternalToken accepted = billingVerifier().verify(wider);
+    assertEquals(T0.plusSeconds(3600), accepted.expiresAt(), "outlives the real parent by 59 minutes");
+    assertEquals(Set.of("tenant", "role"), accepted.stateNames(), "carries what the real parent never had");
+    InternalToken minted = billingVerifier().verify(orders().remint(atOrders, "billing", Set.of("tenant", "role")));
+    assertEquals(Set.of("tenant"), minted.stateNames(), "the minter drops what the parent lacked");
+    assertEquals(atOrders.expiresAt(), minted.expiresAt(), "and caps the lifetime to the parent's");
   }
 
   @Test
@@ -257,6 +329,14 @@ class InternalTokenMintingTest {
             "st", List.of())).build())));
     assertEquals(Reason.MISSING_CLAIM, refused(billingVerifier(), byHand(Claims.builder().claim("sid", "s-1")
         .claim("sl_parent", Map.of("exp", T0.plusSeconds(60).getEpochSecond(), "st", List.of())).build())));
+  }
+
+  @Test
+  @Timeout(60)
+  void aTokenOverTheLengthLimitIsRefusedAsTooLargeBeforeAnythingIsDecoded() {
+    String token = edge(Algorithm.ES256).mint(session(T0.plusSeconds(1800)), "billing", Set.of());
+    String huge = token + "A".repeat(InternalTokenVerifier.MAX_TOKEN_LENGTH + 1 - token.length());
+    assertEquals(Reason.TOO_LARGE, refused(billingVerifier(), huge));
   }
 
   @Test

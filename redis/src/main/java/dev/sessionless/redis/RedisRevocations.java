@@ -4,23 +4,20 @@ import dev.sessionless.core.internal.BuilderChecks;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.redis.internal.Entries;
+import dev.sessionless.redis.internal.RedisKeyspace;
+import dev.sessionless.redis.internal.Staleness;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * A {@link RevocationStore} shared by every node through Redis. Each node keeps a local copy in
@@ -43,8 +40,9 @@ import redis.clients.jedis.resps.ScanResult;
  * before the outage still hold), and {@link #revokeSession}/{@link #revokeSubject} apply the
  * revocation here and then throw {@code TokenException} reason {@code REVOCATION_UNAVAILABLE}
  * (an outage, with Jedis's exception as its cause; the servlet filter answers it {@code 503}
- * with {@code Retry-After}): a logout that cannot be shared is reported, never silently local. The
- * copy catches up at the next successful poll. Once no full read has succeeded for longer than
+ * with {@code Retry-After}): a logout that cannot be shared at once is reported, never silently
+ * local. The node keeps such revocations and writes them (and so publishes them) at its first
+ * successful poll once Redis answers again, when its copy also catches up. Once no full read has succeeded for longer than
  * the {@linkplain Builder#staleBound stale bound} (5 minutes by default), the copy is
  * <i>stale</i>: with {@link OnStale#FAIL_OPEN} (the default) the node keeps answering from it
  * and warns once; with {@link OnStale#FAIL_CLOSED} every check throws {@code
@@ -61,8 +59,6 @@ import redis.clients.jedis.resps.ScanResult;
  * <p>Thread-safe. {@link #close()} stops the subscriber and poller threads and the connections.
  */
 public final class RedisRevocations implements RevocationStore, AutoCloseable {
-  private static final System.Logger LOG = System.getLogger(RedisRevocations.class.getName());
-
   /** What a node does once its copy is stale: no full read from Redis within the stale bound. */
   public enum OnStale {
     /** Keep answering from the last copy (and warn): the default, see the class comment. */
@@ -71,52 +67,22 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     FAIL_CLOSED
   }
 
-  private static final String SESSION_SCRIPT =
-      "local cur = tonumber(redis.call('GET', KEYS[1]) or '0') or 0\n"
-      + "local new = tonumber(ARGV[1])\n"
-      + "if cur >= new then return 0 end\n"
-      + "redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[1])\n"
-      + "redis.call('PUBLISH', KEYS[2], ARGV[2])\n"
-      + "return 1";
-  private static final String SUBJECT_SCRIPT =
-      "local nb = tonumber(ARGV[1])\n"
-      + "local til = tonumber(ARGV[2])\n"
-      + "local cur = redis.call('GET', KEYS[1])\n"
-      + "if cur then\n"
-      + "  local a, b = string.match(cur, '^(%d+) (%d+)$')\n"
-      + "  if a then nb = math.max(nb, tonumber(a)); til = math.max(til, tonumber(b)) end\n"
-      + "end\n"
-      + "redis.call('SET', KEYS[1], string.format('%d %d', nb, til), 'EXAT', string.format('%d', til))\n"
-      + "redis.call('PUBLISH', KEYS[2], ARGV[3])\n"
-      + "return 1";
-
   private final RedisClient client;
   private final RevocationStore local;
-  private final String sessionPrefix;
-  private final String subjectPrefix;
-  private final String channel;
+  private final RedisKeyspace keyspace;
   private final ScheduledExecutorService poller;
   private final Thread subscriber;
   private final JedisPubSub listener;
-  private final AtomicLong syncs = new AtomicLong();
-  private final Clock clock;
-  private final long staleBoundMillis;
-  private final boolean failClosed;
-  /** When the last full read from Redis succeeded, by {@link #clock}: staleness is judged from it. */
-  private volatile long lastSyncMillis;
-  /** Whether the stale state was logged (by whichever thread saw it first), so it is logged once. */
-  private final AtomicBoolean staleReported = new AtomicBoolean();
+  private final Staleness staleness;
+  /** Revocations applied here that Redis did not take; written at the next successful poll. */
+  private final ConcurrentLinkedQueue<Runnable> unwritten = new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
 
   private RedisRevocations(Builder b) {
-    this.clock = b.clock;
-    this.staleBoundMillis = b.staleBound.toMillis();
-    this.failClosed = b.onStale == OnStale.FAIL_CLOSED;
+    this.staleness = new Staleness(b.clock, b.staleBound, b.onStale == OnStale.FAIL_CLOSED);
     this.client = RedisClient.create(b.uri);
     this.local = RevocationStore.inMemory(b.clock);
-    this.sessionPrefix = b.prefix + "s:";
-    this.subjectPrefix = b.prefix + "u:";
-    this.channel = b.prefix + "events";
+    this.keyspace = new RedisKeyspace(client, b.prefix);
     try {
       sync(); // a node starts with the whole list, or not at all
     } catch (RuntimeException e) {
@@ -126,21 +92,9 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     this.poller = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "sessionless-redis-poll"));
     long every = b.pollInterval.toMillis();
     poller.scheduleWithFixedDelay(this::pollQuietly, every, every, TimeUnit.MILLISECONDS);
-    this.listener = new JedisPubSub() {
-      @Override
-      public void onMessage(String ch, String message) {
-        if (!Entries.applyMessage(message, local)) {
-          LOG.log(System.Logger.Level.WARNING, "ignored a malformed message on " + ch);
-        }
-      }
-
-      @Override
-      public void onSubscribe(String ch, int count) {
-        // Messages published while this node was not subscribed are read from the keys.
-        poller.execute(RedisRevocations.this::pollQuietly);
-      }
-    };
-    this.subscriber = daemon(this::subscribeLoop, "sessionless-redis-subscriber");
+    // Messages published while this node was not subscribed are read from the keys.
+    this.listener = RedisKeyspace.listener(local, () -> poller.execute(this::pollQuietly));
+    this.subscriber = daemon(() -> keyspace.subscribeLoop(listener, () -> closed), "sessionless-redis-subscriber");
     if (b.subscribe) {
       subscriber.start();
     }
@@ -165,7 +119,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
    */
   @Override
   public boolean isRevoked(String sessionId) {
-    checkFresh();
+    staleness.check();
     return local.isRevoked(sessionId);
   }
 
@@ -177,53 +131,23 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
    */
   @Override
   public Optional<Instant> notBefore(String subject) {
-    checkFresh();
+    staleness.check();
     return local.notBefore(subject);
   }
 
   /**
-   * Judges staleness here, on the read path, from the time of the last successful read (one
-   * clock read and a comparison), so it holds even if the poller has died: an {@code Error}
-   * ends a scheduled task for good, and a node that fails closed must not then stay open.
-   */
-  private void checkFresh() {
-    if (isStale()) {
-      reportStale(null);
-      if (failClosed) {
-        throw unavailable();
-      }
-    }
-  }
-
-  /** Logs, once per stale spell, that the copy went stale; {@code cause} is the poller's last error, if any. */
-  private void reportStale(RuntimeException cause) {
-    if (staleReported.compareAndSet(false, true)) {
-      LOG.log(System.Logger.Level.ERROR, "no revocations could be read from Redis since " + lastSync()
-          + ", longer than the stale bound: " + (failClosed
-              ? "every revocation check now fails with REVOCATION_UNAVAILABLE (FAIL_CLOSED) until a read succeeds"
-              : "this node keeps answering from its last copy (FAIL_OPEN)")
-          + (cause == null ? "; the poller has not read Redis (see its earlier warnings, or it has stopped)"
-              : "; last error " + cause.getClass().getSimpleName()));
-    }
-  }
-
-  private TokenException unavailable() {
-    return new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, "no revocations could be read from"
-        + " Redis since " + lastSync() + " (stale bound " + Duration.ofMillis(staleBoundMillis) + "): check Redis;"
-        + " this node fails closed by configuration");
-  }
-
-  /**
    * Whether the copy is stale: no full read from Redis has succeeded within the stale bound, by
-   * the builder's clock (judged at each call, whether or not the poller still runs).
+   * the builder's clock (judged at each call, on the read path too, whether or not the poller
+   * still runs: an {@code Error} ends a scheduled task for good, and a node that fails closed
+   * must not then stay open).
    */
   public boolean isStale() {
-    return clock.millis() - lastSyncMillis > staleBoundMillis;
+    return staleness.isStale();
   }
 
   /** When the last full read from Redis succeeded (by the builder's clock). */
   public Instant lastSync() {
-    return Instant.ofEpochMilli(lastSyncMillis);
+    return staleness.lastSync();
   }
 
   /**
@@ -232,17 +156,17 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
    *
    * @throws TokenException {@code REVOCATION_UNAVAILABLE} (an outage, no rejection; Jedis's
    *     exception as its cause) if Redis cannot be written: the revocation was applied on this
-   *     node only, and the caller should retry it (the servlet filter answers {@code 503} with
-   *     {@code Retry-After})
+   *     node only, and is written to Redis at this node's first successful poll once Redis
+   *     answers (the servlet filter answers {@code 503} with {@code Retry-After})
    */
   @Override
   public void revokeSession(String sessionId, Instant until) {
     local.revokeSession(sessionId, until); // checks the arguments too
     long u = until.getEpochSecond();
     try {
-      client.eval(SESSION_SCRIPT, List.of(sessionPrefix + sessionId, channel),
-          List.of(Long.toString(u), Entries.sessionMessage(sessionId, u)));
+      keyspace.writeSession(sessionId, u);
     } catch (RuntimeException e) {
+      unwritten.add(() -> keyspace.writeSession(sessionId, u));
       throw notWritten("the session's revocation", e);
     }
   }
@@ -250,7 +174,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   private static TokenException notWritten(String what, RuntimeException cause) {
     return new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, what + " was applied on this node but "
         + "could not be written to Redis (" + cause.getClass().getSimpleName() + "), so other nodes do not know it "
-        + "yet: retry it once Redis answers", cause);
+        + "yet; this node writes it when Redis answers again (its next successful poll), or retry it then", cause);
   }
 
   /**
@@ -259,7 +183,8 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
    *
    * @throws TokenException {@code REVOCATION_UNAVAILABLE} (an outage, no rejection; Jedis's
    *     exception as its cause) if Redis cannot be written: the revocation was applied on this
-   *     node only, and the caller should retry it
+   *     node only, and is written to Redis at this node's first successful poll once Redis
+   *     answers
    */
   @Override
   public void revokeSubject(String subject, Instant notBefore, Instant until) {
@@ -270,85 +195,44 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     long nb = notBefore.getEpochSecond();
     long u = until.getEpochSecond();
     try {
-      client.eval(SUBJECT_SCRIPT, List.of(subjectPrefix + subject, channel),
-          List.of(Long.toString(nb), Long.toString(u), Entries.subjectMessage(subject, nb, u)));
+      keyspace.writeSubject(subject, nb, u);
     } catch (RuntimeException e) {
+      unwritten.add(() -> keyspace.writeSubject(subject, nb, u));
       throw notWritten("the subject's logout", e);
     }
   }
 
   /** How many full reads of the list from Redis this node has made (at start, by polling, on subscribe). */
   public long syncCount() {
-    return syncs.get();
-  }
-
-  private void subscribeLoop() {
-    long backoff = 100;
-    while (!closed) {
-      try {
-        client.subscribe(listener, channel); // blocks until unsubscribed or the connection drops
-        backoff = 100;
-      } catch (RuntimeException e) {
-        if (closed) {
-          return;
-        }
-        LOG.log(System.Logger.Level.WARNING, "the Redis subscription dropped (" + e.getClass().getSimpleName()
-            + "); polling carries revocations until it is back");
-        try {
-          Thread.sleep(backoff);
-        } catch (InterruptedException ie) {
-          return;
-        }
-        backoff = Math.min(backoff * 2, 10_000);
-      }
-    }
+    return staleness.syncCount();
   }
 
   private void pollQuietly() {
     try {
       sync();
-      if (staleReported.getAndSet(false)) {
-        LOG.log(System.Logger.Level.WARNING, "revocations are read from Redis again; the copy is fresh");
-      }
+      staleness.pollSucceeded();
+      writeUnwritten();
     } catch (RuntimeException e) {
-      if (isStale()) {
-        reportStale(e);
-      } else {
-        LOG.log(System.Logger.Level.WARNING, "reading revocations from Redis failed (" + e.getClass().getSimpleName()
-            + "): this node keeps its copy and tries again at the next poll");
-      }
+      staleness.pollFailed(e);
+    }
+  }
+
+  /**
+   * Writes the revocations Redis did not take when they were made, oldest first; one that fails
+   * again stays for the next poll. Only the poller's thread runs this. Writing twice is safe: the
+   * scripts keep the later instant.
+   */
+  private void writeUnwritten() {
+    for (Runnable write = unwritten.peek(); write != null; write = unwritten.peek()) {
+      write.run();
+      unwritten.poll();
     }
   }
 
   /** Reads every entry under the prefix into the local copy. */
   private void sync() {
-    scan(sessionPrefix, (id, value) -> Entries.session(id, value, local));
-    scan(subjectPrefix, (subject, value) -> Entries.subject(subject, value, local));
-    lastSyncMillis = clock.millis();
-    syncs.incrementAndGet();
-  }
-
-  private interface Apply {
-    boolean apply(String name, String value);
-  }
-
-  private void scan(String prefix, Apply apply) {
-    ScanParams params = new ScanParams().match(prefix + "*").count(1000);
-    String cursor = ScanParams.SCAN_POINTER_START;
-    do {
-      ScanResult<String> page = client.scan(cursor, params);
-      List<String> keys = new ArrayList<>(page.getResult());
-      if (!keys.isEmpty()) {
-        List<String> values = client.mget(keys.toArray(new String[0]));
-        for (int i = 0; i < keys.size(); i++) {
-          String v = values.get(i);
-          if (v != null && !apply.apply(keys.get(i).substring(prefix.length()), v)) {
-            LOG.log(System.Logger.Level.WARNING, "ignored a malformed revocation entry under " + prefix);
-          }
-        }
-      }
-      cursor = page.getCursor();
-    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    keyspace.readAll(local);
+    staleness.synced();
   }
 
   /** Stops the subscriber and the poller and closes the connections. */
@@ -369,7 +253,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
 
   @Override
   public String toString() {
-    return "RedisRevocations[channel=" + channel + "]";
+    return "RedisRevocations[channel=" + keyspace.channel() + "]";
   }
 
   /** Configures {@link RedisRevocations}; each option may be set once. Not thread-safe. */

@@ -266,6 +266,34 @@ class RedisRevocationsTest {
     assertTrue(node.notBefore("mallory").isPresent(), "applied on this node before the write failed");
   }
 
+  /**
+   * A logout made while Redis is down fails loudly on the node that took it (above), and must
+   * not stay local for good: the browser's copy of the cookie is already cleared, so nobody can
+   * retry it. The node writes it to Redis once Redis answers again, and every node then has it.
+   */
+  @Test
+  void revocationsMadeWhileRedisIsDownReachTheOtherNodesOnceRedisIsBack() throws Exception {
+    RedisServer own = RedisServer.start();
+    int port = own.port();
+    RedisRevocations node = RedisRevocations.builder().uri(own.uri()).clock(clock)
+        .pollInterval(Duration.ofMillis(100)).subscribe(false).build();
+    nodes.add(node);
+    own.close();
+    Instant until = clock.instant().plusSeconds(600);
+    assertThrows(TokenException.class, () -> node.revokeSession("s-outage", until));
+    assertThrows(TokenException.class, () -> node.revokeSubject("oscar", clock.instant(), until));
+    try (RedisServer back = RedisServer.start(port)) {
+      RedisRevocations other = RedisRevocations.builder().uri(back.uri()).clock(clock)
+          .pollInterval(Duration.ofMillis(100)).subscribe(false).build();
+      nodes.add(other);
+      arrives(() -> other.isRevoked("s-outage") && other.notBefore("oscar").isPresent(), Duration.ofSeconds(30));
+      try (RedisClient raw = RedisClient.create(back.uri())) {
+        assertEquals(until.getEpochSecond(), expiresAt(raw, "sessionless:revocation:s:s-outage"),
+            "written as any revocation, with its Redis TTL");
+      }
+    }
+  }
+
   @Test
   void aNodeCutOffFromRedisBeyondTheStaleBoundKeepsServingItsCopyByDefault() throws Exception {
     RedisRevocations node = cutOff(RedisServer.start(), null);

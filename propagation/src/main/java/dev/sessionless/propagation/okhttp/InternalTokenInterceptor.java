@@ -2,9 +2,9 @@ package dev.sessionless.propagation.okhttp;
 
 import dev.sessionless.propagation.CallContext;
 import dev.sessionless.propagation.OutgoingTokens;
+import dev.sessionless.propagation.internal.Callee;
 import java.io.IOException;
 import java.util.Map;
-import java.util.Objects;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Request;
@@ -36,8 +36,7 @@ import okhttp3.Response;
  * <p>Needs OkHttp 4 (an optional dependency of this module). Thread-safe.
  */
 public final class InternalTokenInterceptor implements Interceptor {
-  private final OutgoingTokens tokens;
-  private final String audience;
+  private final Callee callee;
 
   /**
    * An interceptor for calls to {@code audience}.
@@ -45,9 +44,7 @@ public final class InternalTokenInterceptor implements Interceptor {
    * @throws IllegalArgumentException if {@code tokens} has no grant for {@code audience}
    */
   public InternalTokenInterceptor(OutgoingTokens tokens, String audience) {
-    this.tokens = Objects.requireNonNull(tokens, "tokens");
-    this.audience = Objects.requireNonNull(audience, "audience");
-    tokens.requireGrant(audience);
+    this.callee = new Callee(tokens, audience);
   }
 
   @Override
@@ -55,19 +52,19 @@ public final class InternalTokenInterceptor implements Interceptor {
     Request request = chain.request();
     if (chain.connection() != null && !sameOrigin(request.url(), chain.call().request().url())) {
       // A network interceptor sees every hop: one a redirect led to another origin gets no token.
-      return chain.proceed(request.newBuilder().removeHeader(tokens.header()).build());
+      return chain.proceed(request.newBuilder().removeHeader(callee.tokenHeader()).build());
     }
-    if (chain.connection() == null && !"Authorization".equalsIgnoreCase(tokens.header())) {
-      throw new IOException("the internal token goes in " + tokens.header() + ", which OkHttp would carry along a "
+    if (chain.connection() == null && !"Authorization".equalsIgnoreCase(callee.tokenHeader())) {
+      throw new IOException("the internal token goes in " + callee.tokenHeader() + ", which OkHttp would carry along a "
           + "redirect to another host (it drops only Authorization): add this interceptor with "
           + "addNetworkInterceptor, or send the token in Authorization; nothing was sent");
     }
-    CallContext tagged = request.tag(CallContext.class);
     Map<String, String> headers;
     try {
-      headers = tagged != null ? tokens.headersFor(tagged, audience) : tokens.headersFor(audience);
+      headers = callee.headers(request.tag(CallContext.class));
     } catch (IllegalStateException e) {
-      throw new IOException("no internal token for the call to " + audience + ": " + e.getMessage(), e);
+      // OkHttp's calls fail with IOException (enqueue's onFailure sees nothing else).
+      throw new IOException("no internal token for the call to " + callee.audience() + ": " + e.getMessage(), e);
     }
     Request.Builder b = request.newBuilder();
     headers.forEach(b::header);
@@ -81,6 +78,6 @@ public final class InternalTokenInterceptor implements Interceptor {
   /** The audience. */
   @Override
   public String toString() {
-    return "InternalTokenInterceptor[" + audience + "]";
+    return callee.describe("InternalTokenInterceptor");
   }
 }

@@ -2,8 +2,8 @@ package dev.sessionless.propagation.spring;
 
 import dev.sessionless.propagation.CallContext;
 import dev.sessionless.propagation.OutgoingTokens;
+import dev.sessionless.propagation.internal.Callee;
 import java.util.Map;
-import java.util.Objects;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
@@ -35,8 +35,7 @@ public final class InternalTokenExchangeFilter implements ExchangeFilterFunction
   /** The request attribute that may carry the {@link CallContext} to mint from. */
   public static final String CONTEXT_ATTRIBUTE = CallContext.class.getName();
 
-  private final OutgoingTokens tokens;
-  private final String audience;
+  private final Callee callee;
 
   /**
    * A filter for calls to {@code audience}.
@@ -44,20 +43,16 @@ public final class InternalTokenExchangeFilter implements ExchangeFilterFunction
    * @throws IllegalArgumentException if {@code tokens} has no grant for {@code audience}
    */
   public InternalTokenExchangeFilter(OutgoingTokens tokens, String audience) {
-    this.tokens = Objects.requireNonNull(tokens, "tokens");
-    this.audience = Objects.requireNonNull(audience, "audience");
-    tokens.requireGrant(audience);
+    this.callee = new Callee(tokens, audience);
   }
 
   @Override
   public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
     Map<String, String> headers;
     try {
-      Object attached = request.attribute(CONTEXT_ATTRIBUTE).orElse(null);
-      headers = attached instanceof CallContext
-          ? tokens.headersFor((CallContext) attached, audience) : tokens.headersFor(audience);
+      headers = callee.headers(request.attribute(CONTEXT_ATTRIBUTE).orElse(null));
     } catch (RuntimeException e) {
-      return Mono.error(e);
+      return Mono.error(e); // a reactive pipeline reports failures as signals, not throws
     }
     return next.exchange(ClientRequest.from(request).headers(h -> headers.forEach(h::set)).build());
   }
@@ -65,6 +60,6 @@ public final class InternalTokenExchangeFilter implements ExchangeFilterFunction
   /** The audience. */
   @Override
   public String toString() {
-    return "InternalTokenExchangeFilter[" + audience + "]";
+    return callee.describe("InternalTokenExchangeFilter");
   }
 }

@@ -1,8 +1,8 @@
 package dev.sessionless.propagation.spring;
 
 import dev.sessionless.propagation.OutgoingTokens;
+import dev.sessionless.propagation.internal.Callee;
 import java.io.IOException;
-import java.util.Objects;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
@@ -28,8 +28,7 @@ import org.springframework.http.client.ClientHttpResponse;
  * <p>Needs {@code spring-web} (an optional dependency of this module). Thread-safe.
  */
 public final class InternalTokenInterceptor implements ClientHttpRequestInterceptor {
-  private final OutgoingTokens tokens;
-  private final String audience;
+  private final Callee callee;
 
   /**
    * An interceptor for calls to {@code audience}.
@@ -37,9 +36,7 @@ public final class InternalTokenInterceptor implements ClientHttpRequestIntercep
    * @throws IllegalArgumentException if {@code tokens} has no grant for {@code audience}
    */
   public InternalTokenInterceptor(OutgoingTokens tokens, String audience) {
-    this.tokens = Objects.requireNonNull(tokens, "tokens");
-    this.audience = Objects.requireNonNull(audience, "audience");
-    tokens.requireGrant(audience);
+    this.callee = new Callee(tokens, audience);
   }
 
   /**
@@ -50,13 +47,14 @@ public final class InternalTokenInterceptor implements ClientHttpRequestIntercep
   @Override
   public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
       throws IOException {
-    tokens.headersFor(audience).forEach(request.getHeaders()::set);
+    // The calling thread's context: RestClient runs its interceptors on the calling thread.
+    callee.headers(null).forEach(request.getHeaders()::set);
     return execution.execute(request, body);
   }
 
   /** The audience. */
   @Override
   public String toString() {
-    return "InternalTokenInterceptor[" + audience + "]";
+    return callee.describe("InternalTokenInterceptor");
   }
 }

@@ -9,11 +9,6 @@ import dev.sessionless.core.jackson.JacksonStateMapper;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.SessionlessFilter;
 import dev.sessionless.servlet.SessionlessFilterBuilder;
-import dev.sessionless.spring.boot.internal.AttributeTypeResolver;
-import dev.sessionless.spring.boot.internal.KeyringFactory;
-import dev.sessionless.spring.boot.internal.RevocationConfigured;
-import dev.sessionless.spring.boot.internal.RevocationFactory;
-import dev.sessionless.spring.boot.internal.ServerSessionSettings;
 import jakarta.servlet.DispatcherType;
 import java.time.Clock;
 import java.time.Duration;
@@ -130,7 +125,7 @@ public class SessionlessAutoConfiguration {
     if (timeout != null) {
       b.maxInactiveInterval(timeout);
     }
-    SessionlessProperties.Cookie cookie = properties.getCookie();
+    CookieProperties cookie = properties.getCookie();
     if (properties.getHeader() != null) {
       b.header(properties.getHeader());
     } else {

@@ -4,7 +4,6 @@ import dev.sessionless.core.KeySource;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.micrometer.SessionlessMetrics;
 import dev.sessionless.servlet.SessionlessFilter;
-import dev.sessionless.spring.boot.internal.KeyringFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

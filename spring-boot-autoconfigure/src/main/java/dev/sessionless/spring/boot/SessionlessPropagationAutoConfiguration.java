@@ -7,11 +7,6 @@ import dev.sessionless.propagation.InternalTokenMinter;
 import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.JwksServlet;
 import dev.sessionless.propagation.OutgoingTokens;
-import dev.sessionless.spring.boot.internal.EdgeSubjectFilter;
-import dev.sessionless.spring.boot.internal.JwksEndpointFilter;
-import dev.sessionless.spring.boot.internal.PropagationFactory;
-import dev.sessionless.spring.boot.internal.RevocationConfigured;
-import dev.sessionless.spring.boot.internal.RevocationFactory;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import java.util.EnumSet;
@@ -86,7 +81,7 @@ public class SessionlessPropagationAutoConfiguration {
     if (derived.equals(properties.getSend().getIssuer())) {
       named.add("sessionless.propagation.send.issuer");
     }
-    java.util.List<SessionlessPropagationProperties.Issuer> accepted = properties.getReceive().getIssuers();
+    java.util.List<PropagationReceiveProperties.Issuer> accepted = properties.getReceive().getIssuers();
     for (int i = 0; i < accepted.size(); i++) {
       if (derived.equals(accepted.get(i).getIssuer())) {
         named.add("sessionless.propagation.receive.issuers[" + i + "].issuer");
@@ -151,7 +146,7 @@ public class SessionlessPropagationAutoConfiguration {
     @ConditionalOnMissingBean(name = "sessionlessInternalTokenFilterRegistration")
     FilterRegistrationBean<InternalTokenFilter> sessionlessInternalTokenFilterRegistration(
         InternalTokenFilter filter, SessionlessPropagationProperties properties) {
-      SessionlessPropagationProperties.Receive p = properties.getReceive();
+      PropagationReceiveProperties p = properties.getReceive();
       if (p.getUrlPatterns().isEmpty() || p.getUrlPatterns().stream().anyMatch(s -> s == null || s.isBlank())) {
         throw new IllegalStateException("sessionless.propagation.receive.url-patterns is empty: list the paths"
             + " that require an internal token (e.g. /internal/*), or leave it unset for every request (/*)");
@@ -205,7 +200,7 @@ public class SessionlessPropagationAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "sessionless.propagation.send.jwks.enabled", matchIfMissing = true)
     FilterRegistrationBean<JwksEndpointFilter> sessionlessJwksRegistration(SessionlessPropagationProperties properties,
         InternalTokenSigningKeys keys) {
-      SessionlessPropagationProperties.Jwks p = properties.getSend().getJwks();
+      PropagationSendProperties.Jwks p = properties.getSend().getJwks();
       if (p.getPath() == null || !p.getPath().startsWith("/") || p.getPath().contains("*")) {
         throw new IllegalStateException("sessionless.propagation.send.jwks.path must be a path starting with /"
             + " (no wildcard), e.g. /.well-known/jwks.json");
@@ -234,7 +229,7 @@ public class SessionlessPropagationAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "sessionless.propagation.send.edge-filter.enabled", matchIfMissing = true)
     FilterRegistrationBean<Filter> sessionlessEdgeContextFilterRegistration(
         SessionlessPropagationProperties properties, SessionlessProperties session) {
-      SessionlessPropagationProperties.Send p = properties.getSend();
+      PropagationSendProperties p = properties.getSend();
       // The subject: the named session attribute, else the name of the Spring Security login
       // that the token session keeps (read through a view of the session, only when minting).
       Filter filter = p.getSubjectAttribute() != null

@@ -21,7 +21,10 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 public final class SessionlessSessions {
-  /** Kept past a session's longest life: more than any reader's clock skew (the codec accepts at most 10 minutes). */
+  /**
+   * Kept past a session's longest life: more than any reader's clock skew (the codec accepts at
+   * most 10 minutes). Equal, for that reason, to servlet-filter's RequestSession.REVOCATION_MARGIN_SECONDS.
+   */
   private static final Duration MARGIN = Duration.ofMinutes(10);
 
   private final Supplier<RevocationSource> source;

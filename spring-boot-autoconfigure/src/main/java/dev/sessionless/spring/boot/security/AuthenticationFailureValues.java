@@ -111,6 +111,8 @@ final class AuthenticationFailureValues extends OncePerRequestFilter {
     }
   }
 
+  // Forwards like EdgeSubjectFilter.SubjectSession: one shared class would have to be public API
+  // in dev.sessionless.spring.boot, for a dozen lines of delegation.
   private static final class Session implements HttpSession {
     final HttpSession delegate;
 

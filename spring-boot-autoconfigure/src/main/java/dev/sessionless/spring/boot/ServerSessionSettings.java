@@ -1,4 +1,4 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +16,7 @@ import org.springframework.core.env.Environment;
  * Boot's own {@code server.servlet.session.*} settings as far as token sessions can honour
  * them, and the names of those set that cannot be.
  */
-public final class ServerSessionSettings {
+final class ServerSessionSettings {
   private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("server.servlet.session");
   /** What maps, by property name (relative to {@code server.servlet.session}). */
   private static final Set<String> MAPPED = Set.of("timeout", "cookie.name", "cookie.domain",

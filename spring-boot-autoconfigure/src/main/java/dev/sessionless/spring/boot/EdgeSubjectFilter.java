@@ -1,4 +1,4 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import dev.sessionless.propagation.EdgeContextFilter;
 import jakarta.servlet.Filter;
@@ -23,15 +23,16 @@ import java.util.Objects;
  * original request; the view is read only when a token is minted. No Spring Security class is
  * needed at run time.
  */
-public final class EdgeSubjectFilter implements Filter {
+final class EdgeSubjectFilter implements Filter {
   /** The attribute the edge filter is told to read the subject from (a view only, never stored). */
   public static final String SUBJECT_ATTRIBUTE = "sessionless.propagation.subject";
   /**
-   * {@code SessionlessSecurityContextRepository.ATTRIBUTE}: the login's values, a map. A
-   * compile-time constant, copied into this class by the compiler, so reading it loads no Spring
-   * Security class.
+   * {@code SessionlessSecurityContextRepository.ATTRIBUTE}: the login's values, a map. Written
+   * out rather than referenced, so that this package does not depend on the security package
+   * (which depends on this one) and reading it loads no Spring Security class;
+   * EdgeSubjectFilterTest pins the two as equal.
    */
-  static final String LOGIN_ATTRIBUTE = dev.sessionless.spring.boot.security.SessionlessSecurityContextRepository.ATTRIBUTE;
+  static final String LOGIN_ATTRIBUTE = "sessionless.security.authentication";
 
   private final EdgeContextFilter edge;
 

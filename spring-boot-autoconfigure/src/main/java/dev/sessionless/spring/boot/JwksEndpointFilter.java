@@ -1,4 +1,4 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import dev.sessionless.propagation.JwksServlet;
 import jakarta.servlet.Filter;
@@ -22,7 +22,7 @@ import java.util.Objects;
  * rule to the application's security chains, which could change what its other paths allow.
  * Every other request passes on untouched.
  */
-public final class JwksEndpointFilter implements Filter {
+final class JwksEndpointFilter implements Filter {
   private final JwksServlet servlet;
   private final String path;
 

@@ -1,13 +1,12 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import dev.sessionless.redis.RedisRevocations;
-import dev.sessionless.spring.boot.SessionlessProperties;
 
 /** The Redis store; loaded only when {@code sessionless-redis} is on the class path. */
 final class RedisRevocationFactory {
   private RedisRevocationFactory() {}
 
-  static RedisRevocations build(SessionlessProperties.Redis p) {
+  static RedisRevocations build(RevocationProperties.Redis p) {
     return RedisRevocations.builder().uri(p.getUrl()).keyPrefix(p.getKeyPrefix())
         .pollInterval(p.getPollInterval()).staleBound(p.getStaleBound())
         .onStale(RedisRevocations.OnStale.valueOf(p.getOnStale().name())).build();

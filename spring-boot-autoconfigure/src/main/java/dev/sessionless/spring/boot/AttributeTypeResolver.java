@@ -1,4 +1,4 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -20,7 +20,7 @@ import org.springframework.web.servlet.ModelAndView;
  * once per type with the Boot property and the value to add, answered {@code 500} with a one-line
  * body and no stack trace. Every other exception is left to the resolvers after it.
  */
-public final class AttributeTypeResolver implements HandlerExceptionResolver, Ordered {
+final class AttributeTypeResolver implements HandlerExceptionResolver, Ordered {
   private static final Log LOG = LogFactory.getLog(AttributeTypeResolver.class);
   /** The session filter's message for an unregistered type (servlet-filter's AttributeCodec). */
   private static final Pattern UNREGISTERED = Pattern.compile(

@@ -1,4 +1,4 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
@@ -8,10 +8,6 @@ import dev.sessionless.keyring.Keyring;
 import dev.sessionless.propagation.InternalTokenMinter;
 import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.OutgoingTokens;
-import dev.sessionless.spring.boot.InternalTokenIssuers;
-import dev.sessionless.spring.boot.InternalTokenSigningKeys;
-import dev.sessionless.spring.boot.SessionlessProperties;
-import dev.sessionless.spring.boot.SessionlessPropagationProperties;
 import java.net.URI;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -24,7 +20,7 @@ import java.util.TreeSet;
  * Builds the propagation beans from {@code sessionless.propagation.*}, failing with a message
  * that names the property to set.
  */
-public final class PropagationFactory {
+final class PropagationFactory {
   private static final String RECEIVE = "sessionless.propagation.receive.";
   private static final String SEND = "sessionless.propagation.send.";
 
@@ -36,8 +32,8 @@ public final class PropagationFactory {
    * @throws IllegalStateException naming the property when an issuer is incomplete, repeated,
    *     plain http without permission, or its JWKS cannot be loaded
    */
-  public static InternalTokenIssuers issuers(SessionlessPropagationProperties.Receive p) {
-    List<SessionlessPropagationProperties.Issuer> list = p.getIssuers();
+  public static InternalTokenIssuers issuers(PropagationReceiveProperties p) {
+    List<PropagationReceiveProperties.Issuer> list = p.getIssuers();
     if (list.isEmpty()) {
       throw new IllegalStateException(RECEIVE + "audience is set, so at least one accepted issuer is required: set "
           + RECEIVE + "issuers[0].issuer (e.g. https://edge.example) and " + RECEIVE
@@ -46,7 +42,7 @@ public final class PropagationFactory {
     Map<String, Keyring> byIssuer = new LinkedHashMap<>();
     try {
       for (int i = 0; i < list.size(); i++) {
-        SessionlessPropagationProperties.Issuer issuer = list.get(i);
+        PropagationReceiveProperties.Issuer issuer = list.get(i);
         String at = RECEIVE + "issuers[" + i + "].";
         if (issuer.getIssuer() == null || issuer.getIssuer().isBlank()) {
           throw new IllegalStateException(at + "issuer is required: the iss of the tokens that issuer mints");
@@ -64,7 +60,7 @@ public final class PropagationFactory {
     return new InternalTokenIssuers(byIssuer);
   }
 
-  private static Keyring keyring(SessionlessPropagationProperties.Issuer issuer, String at) {
+  private static Keyring keyring(PropagationReceiveProperties.Issuer issuer, String at) {
     URI url = issuer.getJwksUrl();
     if (url == null) {
       throw new IllegalStateException(at + "jwks-url is required: the JWKS URL of issuer '" + issuer.getIssuer() + "'");
@@ -97,7 +93,7 @@ public final class PropagationFactory {
    *     {@code null} for none
    * @throws IllegalStateException naming the property when the audience is empty
    */
-  public static InternalTokenVerifier verifier(SessionlessPropagationProperties.Receive p, InternalTokenIssuers issuers,
+  public static InternalTokenVerifier verifier(PropagationReceiveProperties p, InternalTokenIssuers issuers,
       RevocationSource revocation) {
     if (p.getAudience() == null || p.getAudience().isBlank()) {
       throw new IllegalStateException(RECEIVE + "audience must not be empty: this service's name in aud");
@@ -116,8 +112,8 @@ public final class PropagationFactory {
    *
    * @throws IllegalStateException naming {@code sessionless.revocation.published.keys-file}
    */
-  public static void requireRevocationKeys(SessionlessProperties.Revocation p) {
-    if (p.getType() == SessionlessProperties.Revocation.Type.PUBLISHED && p.getPublished().getKeysFile() == null) {
+  public static void requireRevocationKeys(RevocationProperties p) {
+    if (p.getType() == RevocationProperties.Type.PUBLISHED && p.getPublished().getKeysFile() == null) {
       throw new IllegalStateException("sessionless.revocation.type=published on a service without session keys"
           + " (sessionless.enabled=false) needs sessionless.revocation.published.keys-file: a JWKS file with the"
           + " key(s) the publisher signs the revocation list with");
@@ -130,7 +126,7 @@ public final class PropagationFactory {
    * @throws IllegalStateException naming the property when the file is missing, unreadable,
    *     holds a symmetric key, or has no signing key of the algorithm
    */
-  public static InternalTokenSigningKeys signingKeys(SessionlessPropagationProperties.Send p) {
+  public static InternalTokenSigningKeys signingKeys(PropagationSendProperties p) {
     if (p.getKeysFile() == null) {
       throw new IllegalStateException(SEND + "issuer is set, so " + SEND + "keys-file is required: a JWKS file with"
           + " this service's ES256 or EdDSA signing key (java -jar keyring/target/keyring.jar init --alg ES256 --out FILE)");
@@ -191,7 +187,7 @@ public final class PropagationFactory {
    *
    * @throws IllegalStateException naming the property when the time to live is out of range
    */
-  public static InternalTokenMinter minter(SessionlessPropagationProperties.Send p, InternalTokenSigningKeys keys) {
+  public static InternalTokenMinter minter(PropagationSendProperties p, InternalTokenSigningKeys keys) {
     try {
       return InternalTokenMinter.builder().keys(keys.keyring()).algorithm(keys.algorithm()).issuer(p.getIssuer())
           .timeToLive(p.getTimeToLive()).build();
@@ -206,7 +202,7 @@ public final class PropagationFactory {
    *
    * @throws IllegalStateException naming the property when no audience is granted
    */
-  public static OutgoingTokens outgoing(SessionlessPropagationProperties.Send p, InternalTokenMinter minter) {
+  public static OutgoingTokens outgoing(PropagationSendProperties p, InternalTokenMinter minter) {
     if (p.getGrants().isEmpty()) {
       throw new IllegalStateException(SEND + "issuer is set but no callee is granted: set " + SEND
           + "grants.AUDIENCE=STATE,NAMES for each callee (e.g. " + SEND + "grants.orders=cart,tenant), or define"

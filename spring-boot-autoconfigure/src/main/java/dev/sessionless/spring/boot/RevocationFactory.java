@@ -1,11 +1,10 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.keyring.PublishedRevocations;
-import dev.sessionless.spring.boot.SessionlessProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,7 +16,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
 
 /** Makes the {@link RevocationSource} the {@code sessionless.revocation.*} properties describe. */
-public final class RevocationFactory {
+final class RevocationFactory {
   private static final Log LOG = LogFactory.getLog(RevocationFactory.class);
   private static final String REDIS = "dev.sessionless.redis.RedisRevocations";
 
@@ -51,7 +50,7 @@ public final class RevocationFactory {
    * @throws IllegalStateException naming the property to set when the configuration is
    *     incomplete, or when type REDIS lacks {@code sessionless-redis} on the class path
    */
-  public static RevocationSource build(SessionlessProperties.Revocation p, KeySource keys, String issuer,
+  public static RevocationSource build(RevocationProperties p, KeySource keys, String issuer,
       String audience) {
     switch (p.getType()) {
       case MEMORY:
@@ -75,7 +74,7 @@ public final class RevocationFactory {
     }
   }
 
-  private static RevocationSource published(SessionlessProperties.Published p, KeySource keys, String issuer,
+  private static RevocationSource published(RevocationProperties.Published p, KeySource keys, String issuer,
       String audience) {
     if ((p.getFile() == null) == (p.getUrl() == null)) {
       throw new IllegalStateException("sessionless.revocation.type=published needs exactly one of"

@@ -1,4 +1,4 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +9,6 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.Keyring;
-import dev.sessionless.spring.boot.SessionlessProperties;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +32,7 @@ class KeyringFactoryTest {
     Path file = Files.writeString(dir.resolve("keys.jwe"), EncryptedJwks.encrypt(KEYS, password,
         EncryptedJwks.MIN_WRITE_ITERATIONS));
     Path secret = Files.writeString(dir.resolve("password"), "correct horse battery\n");
-    SessionlessProperties.Keys keys = new SessionlessProperties().getKeys();
+    KeysProperties keys = new SessionlessProperties().getKeys();
     keys.getEncryptedFile().setPath(file);
     keys.getEncryptedFile().setPasswordFile(secret);
     try (Keyring k = KeyringFactory.build(keys, Map.<String, String>of()::get)) {
@@ -46,7 +45,7 @@ class KeyringFactoryTest {
     byte[] kek = new byte[32];
     new SecureRandom().nextBytes(kek);
     Path file = Files.writeString(dir.resolve("keys.jwe"), EncryptedJwks.encrypt(KEYS, kek));
-    SessionlessProperties.Keys keys = new SessionlessProperties().getKeys();
+    KeysProperties keys = new SessionlessProperties().getKeys();
     keys.getEncryptedFile().setPath(file);
     keys.getEncryptedFile().setKekVariable("SHOP_KEK");
     String encoded = Base64.getUrlEncoder().withoutPadding().encodeToString(kek);
@@ -57,7 +56,7 @@ class KeyringFactoryTest {
 
   @Test
   void aMissingPasswordVariableIsNamed() throws Exception {
-    SessionlessProperties.Keys keys = new SessionlessProperties().getKeys();
+    KeysProperties keys = new SessionlessProperties().getKeys();
     keys.getEncryptedFile().setPath(dir.resolve("keys.jwe"));
     keys.getEncryptedFile().setPasswordVariable("SHOP_KEY_PASSWORD");
     IllegalStateException e = assertThrows(IllegalStateException.class,
@@ -68,7 +67,7 @@ class KeyringFactoryTest {
 
   @Test
   void anEncryptedFileNeedsExactlyOneSecret() {
-    SessionlessProperties.Keys keys = new SessionlessProperties().getKeys();
+    KeysProperties keys = new SessionlessProperties().getKeys();
     keys.getEncryptedFile().setPath(dir.resolve("keys.jwe"));
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> KeyringFactory.build(keys, Map.<String, String>of()::get));
@@ -77,7 +76,7 @@ class KeyringFactoryTest {
 
   @Test
   void aRemoteJwksAloneNeverSuppliesTheSigningKey() {
-    SessionlessProperties.Keys keys = new SessionlessProperties().getKeys();
+    KeysProperties keys = new SessionlessProperties().getKeys();
     keys.setJwksUrl(URI.create("https://auth.example/jwks.json"));
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> KeyringFactory.build(keys, Map.<String, String>of()::get));
@@ -86,7 +85,7 @@ class KeyringFactoryTest {
 
   @Test
   void theEphemeralKeyIsRefusedBesideARealSource() {
-    SessionlessProperties.Keys keys = new SessionlessProperties().getKeys();
+    KeysProperties keys = new SessionlessProperties().getKeys();
     keys.setEphemeral(true);
     keys.setFile(dir.resolve("keys.jwks"));
     IllegalStateException e = assertThrows(IllegalStateException.class,
@@ -96,7 +95,7 @@ class KeyringFactoryTest {
 
   @Test
   void aSecretInTheEnvironmentIsAKey() {
-    SessionlessProperties.Keys keys = new SessionlessProperties().getKeys();
+    KeysProperties keys = new SessionlessProperties().getKeys();
     keys.setEnvironment("SHOP_SECRET");
     byte[] secret = new byte[32];
     new SecureRandom().nextBytes(secret);

@@ -1,11 +1,9 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.keyring.EncryptedJwks;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.keyring.KeyringBuilder;
-import dev.sessionless.spring.boot.SessionlessStartupException;
-import dev.sessionless.spring.boot.SessionlessProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +14,7 @@ import java.util.Base64;
 import java.util.function.Function;
 
 /** Makes the live {@link Keyring} the {@code sessionless.keys.*} properties describe. */
-public final class KeyringFactory {
+final class KeyringFactory {
   /** What a missing key configuration tells the developer to do. */
   public static final String NO_KEYS = "Sessionless has no keys: set sessionless.keys.file (a JWKS file,"
       + " e.g. made by the keyring tool), sessionless.keys.environment (a variable holding a JWKS or a"
@@ -33,7 +31,7 @@ public final class KeyringFactory {
    * @throws IllegalStateException naming the property to set when no source is configured or
    *     a secret's variable or file is missing
    */
-  public static Keyring build(SessionlessProperties.Keys keys, Function<String, String> env) {
+  public static Keyring build(KeysProperties keys, Function<String, String> env) {
     return build(keys, env, SessionlessListener.NONE);
   }
 
@@ -42,11 +40,11 @@ public final class KeyringFactory {
    *
    * @param env environment variable look-up
    * @param listener told of source checks and key-set changes (metrics)
-   * @throws IllegalStateException as {@link #build(SessionlessProperties.Keys, Function)}
+   * @throws IllegalStateException as {@link #build(KeysProperties, Function)}
    */
-  public static Keyring build(SessionlessProperties.Keys keys, Function<String, String> env,
+  public static Keyring build(KeysProperties keys, Function<String, String> env,
       SessionlessListener listener) {
-    SessionlessProperties.EncryptedFile enc = keys.getEncryptedFile();
+    KeysProperties.EncryptedFile enc = keys.getEncryptedFile();
     boolean any = keys.getFile() != null || keys.getEnvironment() != null || enc.getPath() != null
         || keys.getJwksUrl() != null;
     if (!any && !keys.isEphemeral()) {
@@ -98,7 +96,7 @@ public final class KeyringFactory {
   }
 
   /** A keyring that cannot load, named by the property behind it; the keyring's messages hold no secret. */
-  private static SessionlessStartupException loadFailure(SessionlessProperties.Keys keys, RuntimeException e) {
+  private static SessionlessStartupException loadFailure(KeysProperties keys, RuntimeException e) {
     Path file = keys.getFile();
     if (file != null && !Files.exists(file)) {
       return new SessionlessStartupException("the key file " + file + " named by sessionless.keys.file does not exist",
@@ -130,7 +128,7 @@ public final class KeyringFactory {
     }
   }
 
-  private static void addEncrypted(KeyringBuilder b, SessionlessProperties.EncryptedFile enc,
+  private static void addEncrypted(KeyringBuilder b, KeysProperties.EncryptedFile enc,
       Function<String, String> env) {
     int secrets = (enc.getPasswordVariable() == null ? 0 : 1) + (enc.getPasswordFile() == null ? 0 : 1)
         + (enc.getKekVariable() == null ? 0 : 1) + (enc.getKekFile() == null ? 0 : 1);

@@ -1,4 +1,4 @@
-package dev.sessionless.spring.boot.internal;
+package dev.sessionless.spring.boot;
 
 import java.util.Locale;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -7,7 +7,7 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /** Matches when {@code sessionless.revocation.type} is set to something other than {@code none}. */
-public final class RevocationConfigured extends SpringBootCondition {
+final class RevocationConfigured extends SpringBootCondition {
   /** Used by Spring. */
   public RevocationConfigured() {}
 

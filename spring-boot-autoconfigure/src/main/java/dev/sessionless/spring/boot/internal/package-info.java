@@ -1,2 +1,0 @@
-/** Implementation details of the Spring Boot integration; not API. */
-package dev.sessionless.spring.boot.internal;
