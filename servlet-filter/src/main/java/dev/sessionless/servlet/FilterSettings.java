@@ -65,7 +65,7 @@ final class FilterSettings {
    * build when the keys can sign only with others (the fix is one setting, named in the message).
    * A signing algorithm chosen explicitly is said once, at INFO: its tokens are readable.
    */
-  private static Algorithm algorithm(SessionlessFilter.Builder b) {
+  private static Algorithm algorithm(SessionlessFilterBuilder b) {
     if (b.algorithm != null) {
       if (!b.algorithm.isEncrypting()) {
         LOG.log(System.Logger.Level.INFO, "algorithm " + b.algorithm.joseName() + ": session tokens are signed,"
@@ -108,7 +108,7 @@ final class FilterSettings {
   }
 
   /** The cookie path: {@code /} for a {@code __Host-} cookie, which allows nothing else. */
-  private static String cookiePath(SessionlessFilter.Builder b, String name) {
+  private static String cookiePath(SessionlessFilterBuilder b, String name) {
     if (!prefixed(name, "__Host-")) {
       return b.cookiePath;
     }
@@ -128,7 +128,7 @@ final class FilterSettings {
    * Secure on the requests the container sees as secure, with one WARNING at build saying what
    * that costs.
    */
-  private static boolean secure(SessionlessFilter.Builder b, String name, String sameSite) {
+  private static boolean secure(SessionlessFilterBuilder b, String name, String sameSite) {
     String needs = prefixed(name, "__Host-") ? "a __Host- cookie name"
         : prefixed(name, "__Secure-") ? "a __Secure- cookie name"
         : sameSite.equals("None") ? "SameSite=None" : null;
@@ -153,7 +153,7 @@ final class FilterSettings {
    * @throws IllegalStateException if a required option is missing or options contradict
    * @throws IllegalArgumentException if a value is out of range
    */
-  static Settings of(SessionlessFilter.Builder b) {
+  static Settings of(SessionlessFilterBuilder b) {
     if (b.keys == null) {
       throw new IllegalStateException("keys are required");
     }

@@ -37,7 +37,7 @@ final class InitParams {
    * @throws IllegalStateException if a required parameter is missing
    */
   static AutoCloseable apply(Function<String, String> params, Function<String, String> env,
-      SessionlessFilter.Builder b, ClassLoader loader) throws IOException {
+      SessionlessFilterBuilder b, ClassLoader loader) throws IOException {
     Algorithm alg = FilterSettings.DEFAULT_ALGORITHM;
     String a = params.apply("algorithm");
     if (a != null) {

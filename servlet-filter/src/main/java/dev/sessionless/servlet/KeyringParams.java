@@ -45,7 +45,7 @@ final class KeyringParams {
    * keys.env} needs no keyring: it becomes a key for {@code alg} and {@code null} is returned.
    */
   static AutoCloseable start(Function<String, String> params, Function<String, String> env, String file,
-      String var, Algorithm alg, SessionlessFilter.Builder b) throws IOException {
+      String var, Algorithm alg, SessionlessFilterBuilder b) throws IOException {
     if (var != null && trimmed(params.apply("keys.password-env")) == null) {
       String value = env.apply(var.trim());
       if (value != null && !value.isBlank() && !value.strip().startsWith("{")) {

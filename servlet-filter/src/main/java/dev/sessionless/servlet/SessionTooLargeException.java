@@ -2,7 +2,7 @@ package dev.sessionless.servlet;
 
 /**
  * Thrown by {@code HttpSession.setAttribute} when the value would grow the session's state past
- * its budget ({@link SessionlessFilter.Builder#maxStateBytes}): the attribute is not set and the
+ * its budget ({@link SessionlessFilterBuilder#maxStateBytes}): the attribute is not set and the
  * session is as it was. The message names the attribute and the budget, never the value.
  *
  * <p>A session carried in a cookie must fit the request header limits of every proxy and

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class AttributeTypeSafetyTest {
   private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.DIR_A256GCM));
 
-  private SessionlessFilter.Builder valid() {
+  private SessionlessFilterBuilder valid() {
     return SessionlessFilter.builder().keys(keys).issuer("i").audience("a");
   }
 
@@ -81,7 +81,7 @@ class AttributeTypeSafetyTest {
     public Map<String, Pet> pets;
   }
 
-  private static void assertRefused(SessionlessFilter.Builder b, String... mentions) {
+  private static void assertRefused(SessionlessFilterBuilder b, String... mentions) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
     for (String m : mentions) {
       assertTrue(e.getMessage().contains(m), e.getMessage());
@@ -109,14 +109,14 @@ class AttributeTypeSafetyTest {
 
   @Test
   void theJackson2AdapterRefusesTheSameAttributeTypes() {
-    SessionlessFilter.Builder b = valid()
+    SessionlessFilterBuilder b = valid()
         .stateMapper(Jackson2StateMapper.of(new com.fasterxml.jackson.databind.ObjectMapper()));
     assertRefused(b.attributeTypes(ClassTyped.class), ClassTyped.class.getName(), "CLASS");
   }
 
   @Test
   void anApplicationsJackson3MapperStillHasItsAttributeTypesChecked() {
-    SessionlessFilter.Builder b = valid().stateMapper(JacksonStateMapper.of(JsonMapper.builder().build()));
+    SessionlessFilterBuilder b = valid().stateMapper(JacksonStateMapper.of(JsonMapper.builder().build()));
     assertRefused(b.attributeTypes(MinimalClassProperty.class), "'pet'", "MINIMAL_CLASS");
   }
 

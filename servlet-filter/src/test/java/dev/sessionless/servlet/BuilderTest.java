@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class BuilderTest {
   private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.DIR_A256GCM));
 
-  private SessionlessFilter.Builder valid() {
+  private SessionlessFilterBuilder valid() {
     return SessionlessFilter.builder().keys(keys).issuer("i").audience("a");
   }
 
@@ -27,7 +27,7 @@ class BuilderTest {
   @Test
   void aFilterThatCompressesSignedTokensMustAcceptThem() {
     KeySet hs = KeySet.of(TokenKey.generate("h", Algorithm.HS256));
-    java.util.function.Supplier<SessionlessFilter.Builder> signed = () -> SessionlessFilter.builder().keys(hs)
+    java.util.function.Supplier<SessionlessFilterBuilder> signed = () -> SessionlessFilter.builder().keys(hs)
         .algorithm(Algorithm.HS256).issuer("i").audience("a");
     signed.get().compress(true).build();
     signed.get().acceptCompressedSignedTokens(true).build();

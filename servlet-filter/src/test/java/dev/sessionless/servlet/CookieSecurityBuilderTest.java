@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class CookieSecurityBuilderTest {
   private final KeySet keys = KeySet.of(TokenKey.generate("k", Algorithm.DIR_A256GCM));
 
-  private SessionlessFilter.Builder valid() {
+  private SessionlessFilterBuilder valid() {
     return SessionlessFilter.builder().keys(keys).issuer("i").audience("a");
   }
 

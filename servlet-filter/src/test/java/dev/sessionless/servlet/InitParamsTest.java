@@ -44,7 +44,7 @@ class InitParamsTest {
   private static Applied applied(Map<String, String> params, Map<String, String> env) throws Exception {
     Map<String, String> all = new HashMap<>(Map.of("issuer", "i", "audience", "a"));
     all.putAll(params);
-    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    SessionlessFilterBuilder b = SessionlessFilter.builder();
     AutoCloseable k = InitParams.apply(all::get, env::get, b, InitParamsTest.class.getClassLoader());
     try {
       b.build();
@@ -181,7 +181,7 @@ class InitParamsTest {
   void keysFromTheNamedEnvironmentVariableBuildAFilter() throws Exception {
     Map<String, String> params = Map.of("keys.env", "APP_KEYS", "issuer", "i", "audience", "a",
         "renewal-fraction", "0.3", "header", "X-S");
-    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    SessionlessFilterBuilder b = SessionlessFilter.builder();
     try (Keyring k = (Keyring) InitParams.apply(params::get, Map.of("APP_KEYS", SECRET)::get, b, getClass().getClassLoader())) {
       b.build();
     }
@@ -215,7 +215,7 @@ class InitParamsTest {
     java.nio.file.Files.writeString(file, first.toJwksWithSecrets());
     Map<String, String> params = Map.of("keys.file", file.toString(), "keys.file.poll-seconds", "1",
         "issuer", "i", "audience", "a");
-    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    SessionlessFilterBuilder b = SessionlessFilter.builder();
     try (dev.sessionless.keyring.Keyring keyring =
         (dev.sessionless.keyring.Keyring) InitParams.apply(params::get, Map.<String, String>of()::get, b, getClass().getClassLoader())) {
       b.build();
@@ -265,7 +265,7 @@ class InitParamsTest {
         List.of("compress", "true"), dev.sessionless.core.Compression.DEFLATE,
         List.of("compression", "deflate-with-dictionary"), dev.sessionless.core.Compression.DEFLATE_WITH_DICTIONARY);
     for (Map.Entry<List<String>, dev.sessionless.core.Compression> g : given.entrySet()) {
-      SessionlessFilter.Builder b = SessionlessFilter.builder();
+      SessionlessFilterBuilder b = SessionlessFilter.builder();
       Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "D",
           "algorithm", "dir", g.getKey().get(0), g.getKey().get(1));
       try (AutoCloseable k = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
@@ -279,7 +279,7 @@ class InitParamsTest {
     IllegalStateException twice = assertThrows(IllegalStateException.class,
         () -> applied(Map.of("keys.env", "D", "algorithm", "dir", "compress", "true", "compression", "deflate"), env));
     assertTrue(twice.getMessage().contains("already set"), twice.getMessage());
-    SessionlessFilter.Builder signed = SessionlessFilter.builder();
+    SessionlessFilterBuilder signed = SessionlessFilter.builder();
     Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "K", "algorithm", "HS256",
         "compression", "deflate-with-dictionary", "accept-compressed-signed-tokens", "true");
     try (AutoCloseable k = InitParams.apply(params::get, env::get, signed, getClass().getClassLoader())) {
@@ -300,7 +300,7 @@ class InitParamsTest {
   @Test
   void revocationMemoryWiresAnInMemoryStoreAndOtherValuesAreRefused() throws Exception {
     Map<String, String> env = Map.of("APP_KEYS", SECRET);
-    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    SessionlessFilterBuilder b = SessionlessFilter.builder();
     Map<String, String> params = Map.of("issuer", "i", "audience", "a", "keys.env", "APP_KEYS", "revocation", "memory");
     try (AutoCloseable k = InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
       assertTrue(b.revocation instanceof dev.sessionless.core.RevocationStore);

@@ -75,7 +75,7 @@ class ReadmeWebXmlTest {
     params.put("keys.file", keys.toString());
     Map<String, String> env = Map.of(params.get("keys.password-env"), "correct horse battery");
 
-    SessionlessFilter.Builder b = SessionlessFilter.builder();
+    SessionlessFilterBuilder b = SessionlessFilter.builder();
     try (Keyring keyring = (Keyring) InitParams.apply(params::get, env::get, b, getClass().getClassLoader())) {
       b.build();
       assertEquals(List.of("readme"), keyring.status().keyIds());

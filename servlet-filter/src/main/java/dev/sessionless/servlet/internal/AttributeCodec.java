@@ -180,7 +180,7 @@ public final class AttributeCodec {
       return MAP;
     }
     throw new IllegalArgumentException("session attribute '" + name + "' has type " + c.getName()
-        + ", which is not allowed: register it with SessionlessFilter.Builder.attributeTypes(...)"
+        + ", which is not allowed: register it with SessionlessFilterBuilder.attributeTypes(...)"
         + " (or the attribute-types init parameter), or store JDK value types");
   }
 

@@ -3,7 +3,9 @@ package dev.sessionless.servlet.internal;
 import dev.sessionless.core.TokenException;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -21,7 +23,8 @@ import java.util.StringJoiner;
  * </ul>
  *
  * <p>No time passes inside: the clock is read when something happens (and once per request by
- * {@link #tick()}), so no thread is needed. Never logs a token or an attribute value. Thread-safe.
+ * {@link #tick()}), so no thread is needed. Never logs a token or an attribute value. Thread-safe;
+ * nothing is logged holding its lock (a log handler may write to a file or the network).
  */
 public final class FilterLog {
   /** The logger name. */
@@ -63,14 +66,16 @@ public final class FilterLog {
   void rejected(TokenException.Reason reason) {
     LOG.log(Level.DEBUG, "session token rejected ({0}); starting a fresh session", reason);
     long now = clock.millis();
+    List<Line> due;
     synchronized (this) {
-      flush(now);
+      due = flush(now);
       if (rejections.isEmpty()) {
         rejectionWindowStart = now;
         due(now + WINDOW_MILLIS);
       }
       rejections.merge(reason, 1L, Long::sum);
     }
+    write(due);
   }
 
   /**
@@ -81,7 +86,7 @@ public final class FilterLog {
     String key = failure.getClass().getName()
         + (failure instanceof TokenException ? "/" + ((TokenException) failure).reason() : "")
         + "@" + origin(failure);
-    if (RevocationOutage.isOutage(failure)) {
+    if (OutageResponse.isOutage(failure)) {
       occurred(Level.ERROR, key, (key.contains("/KEY_SOURCE_UNAVAILABLE@")
           ? "the key source cannot vouch for the token's key (a JWKS URL down past its stale bound):"
           : "the revocation source cannot answer (a store down past its stale bound):")
@@ -116,8 +121,9 @@ public final class FilterLog {
   private void occurred(Level level, String key, String what, Throwable failure) {
     long now = clock.millis();
     boolean first;
+    List<Line> due;
     synchronized (this) {
-      flush(now);
+      due = flush(now);
       Repeats r = causes.get(key);
       if (r == null && causes.size() >= MAX_CAUSES) {
         key = "(other causes)";
@@ -132,6 +138,7 @@ public final class FilterLog {
         r.count++;
       }
     }
+    write(due);
     if (first) {
       if (failure != null) {
         LOG.log(level, what, failure);
@@ -148,9 +155,11 @@ public final class FilterLog {
     }
     long now = clock.millis();
     if (now >= nextDue) {
+      List<Line> due;
       synchronized (this) {
-        flush(now);
+        due = flush(now);
       }
+      write(due);
     }
   }
 
@@ -160,11 +169,31 @@ public final class FilterLog {
     }
   }
 
-  /** Holding the lock: logs and resets every window that has ended. */
-  private void flush(long now) {
-    if (now < nextDue) {
-      return;
+  /** A summary line, written once the lock is released: a log handler may do I/O. */
+  private static final class Line {
+    final Level level;
+    final String format;
+    final Object[] args;
+
+    Line(Level level, String format, Object... args) {
+      this.level = level;
+      this.format = format;
+      this.args = args;
     }
+  }
+
+  private static void write(List<Line> lines) {
+    for (Line l : lines) {
+      LOG.log(l.level, l.format, l.args);
+    }
+  }
+
+  /** Holding the lock: resets every window that has ended, and returns its summary lines. */
+  private List<Line> flush(long now) {
+    if (now < nextDue) {
+      return List.of();
+    }
+    List<Line> lines = new ArrayList<>(2);
     long next = Long.MAX_VALUE;
     if (!rejections.isEmpty()) {
       if (now - rejectionWindowStart >= WINDOW_MILLIS) {
@@ -175,8 +204,8 @@ public final class FilterLog {
           total += e.getValue();
         }
         boolean onlyExpired = rejections.size() == 1 && rejections.containsKey(TokenException.Reason.EXPIRED);
-        LOG.log(onlyExpired ? Level.INFO : Level.WARNING, "{0} session token(s) rejected in the last {1} s "
-            + "(each request started a fresh session): {2}", total, (now - rejectionWindowStart) / 1000, counts);
+        lines.add(new Line(onlyExpired ? Level.INFO : Level.WARNING, "{0} session token(s) rejected in the last"
+            + " {1} s (each request started a fresh session): {2}", total, (now - rejectionWindowStart) / 1000, counts));
         rejections.clear();
       } else {
         next = rejectionWindowStart + WINDOW_MILLIS;
@@ -192,12 +221,14 @@ public final class FilterLog {
         it.remove(); // quiet for a whole window: the next occurrence is logged in full again
         continue;
       }
-      LOG.log(r.level, "{0} more time(s) in the last {1} s: {2}", r.count, (now - r.windowStart) / 1000, r.what);
+      lines.add(new Line(r.level, "{0} more time(s) in the last {1} s: {2}", r.count, (now - r.windowStart) / 1000,
+          r.what));
       r.count = 0;
       r.windowStart = now;
       next = Math.min(next, now + WINDOW_MILLIS);
     }
     nextDue = next;
+    return lines;
   }
 
   /** Where a failure was thrown: the top frame of its innermost cause, or "?". */

@@ -39,14 +39,14 @@ public final class FilterRun {
       // A revocation store that is down is this node's outage: 503, not the container's 500.
       // What the session owes the client goes first (a logout the store could not record still
       // clears the cookie here); after a failed read there is nothing to write.
-      if (!(e instanceof Error) && RevocationOutage.isOutage(e) && !res.isCommitted()) {
+      if (!(e instanceof Error) && OutageResponse.isOutage(e) && !res.isCommitted()) {
         try {
           response.save();
         } catch (RuntimeException second) {
           e.addSuppressed(second);
         }
       }
-      if (e instanceof Error || !RevocationOutage.answered(e, res)) {
+      if (e instanceof Error || !OutageResponse.answered(e, res)) {
         failure = e;
         throw e;
       }

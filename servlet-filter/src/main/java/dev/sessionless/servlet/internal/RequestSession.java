@@ -1,28 +1,23 @@
 package dev.sessionless.servlet.internal;
 
-import dev.sessionless.core.internal.RawJson;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
-import dev.sessionless.core.internal.StateAccess;
 import dev.sessionless.core.TokenException;
-import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.security.SecureRandom;
-import dev.sessionless.core.RevocationStore;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
  * The session state of one request and all its dispatches: decodes the incoming token on first
  * use, tracks changes, and writes the token (at most once per change) before the response
  * commits. Stored as a request attribute, so forwards, includes, error and async dispatches see
- * the same session.
+ * the same session. Reading the incoming token is {@link IncomingSession}'s, the next token's
+ * claims {@link NextClaims}', and what a logout writes to the revocation store {@link
+ * LogoutRevocation}'s: this class holds the request's state and its lock.
  */
 public final class RequestSession {
   /** The state name holding the session's own metadata; refused as an attribute name. */
@@ -43,7 +38,7 @@ public final class RequestSession {
   private final HttpServletRequest request;
   private final String rejectionAttribute;
   /** How many filter invocations are on the stack for this request. */
-  public int depth;
+  int depth;
   private boolean loaded;
   /** Decoding failed on this side: no session for this request, and nothing is written. */
   private boolean failed;
@@ -75,104 +70,49 @@ public final class RequestSession {
     return settings;
   }
 
+  HttpServletRequest request() {
+    return request;
+  }
+
   /**
    * Decodes the incoming token, once. Rejections start a fresh (absent) session. A failure on
    * this side (a key source that throws, a reason that is no rejection, any other exception
-   * while reading the token or its state) is thrown to the first caller and logged; for the rest of the request the session is unavailable: none is read,
-   * none can be created, and the client's cookie is left alone so nothing is lost.
+   * while reading the token or its state) is thrown to the first caller and logged; for the rest
+   * of the request the session is unavailable: none is read, none can be created, and the
+   * client's cookie is left alone so nothing is lost.
+   *
+   * <p>Holds the lock but does no I/O: the key and revocation sources answer from memory (their
+   * contract), so a virtual thread is never pinned here waiting on the network.
    */
   synchronized void load() {
     if (loaded) {
       return;
     }
     loaded = true;
+    IncomingSession in;
     try {
-      loadOnce();
+      in = IncomingSession.read(this, settings);
     } catch (RuntimeException e) {
       // Only a client's bad token is a rejection (handled inside); anything else thrown while
       // reading the session (our bug, a clock or store that fails) is a server error, logged and
       // counted once here, and leaves the session unavailable for the rest of the request: were
       // it to look like "no session", the next getSession(true) would write a fresh cookie over
       // the client's good one.
-      token = null;
-      session = null;
-      throw failed ? e : failed(e);
-    }
-  }
-
-  private void loadOnce() {
-    Carrier carrier = settings.carrier;
-    incoming = carrier.read(request, carrier.maxTokenLength());
-    if (!incoming.present()) {
-      return;
-    }
-    if (incoming.problem != null) {
-      reject(incoming.problem);
-      return;
-    }
-    SessionToken t;
-    try {
-      t = settings.codec.decode(incoming.token, incoming.start, incoming.end);
-    } catch (TokenException e) {
-      if (e.reason().isRejection()) {
-        reject(e.reason());
-        return;
-      }
-      throw failed(e);
-    } catch (RuntimeException e) {
       throw failed(e);
     }
-    StoredState stored;
-    try {
-      stored = StoredState.of(t); // core's bytes and index, not a copy parsed again
-    } catch (TokenException e) {
-      if (!e.reason().isRejection()) {
-        throw failed(e); // a failure on this side, not the client's token
+    incoming = in.incoming;
+    if (in.rejection != null) {
+      if (!in.reported) {
+        settings.log.rejected(in.rejection);
+        settings.listener.sessionRejected(in.rejection);
       }
-      // Our own signature vouches for the token, but not in this filter's format.
-      reject(e.reason());
-      return;
+      rejected(in.rejection);
+    } else if (in.session != null) {
+      token = in.token;
+      session = in.session;
+      renewalPending = in.renewalPending;
+      publishAuthTime();
     }
-    long now = settings.clock.millis();
-    if (now >= stored.created + settings.absoluteLifetimeSeconds * 1000L) {
-      reject(TokenException.Reason.EXPIRED);
-      return;
-    }
-    TokenHttpSession s = new TokenHttpSession(this, settings.attributes, context(), t, t.id(), stored.created,
-        StateAccess.issuedAtSecond(t) * 1000L, stored.maxInactive, false);
-    for (Map.Entry<String, String> e : stored.types.entrySet()) {
-      TokenHttpSession.Entry entry = new TokenHttpSession.Entry(e.getValue(), settings.attributes.resolve(e.getValue()));
-      int[] span = stored.spans.get(e.getKey());
-      entry.json(stored.bytes, span[0], span[1] - span[0]);
-      boolean fits = entry.type != null;
-      if (fits && settings.newSessionOnBadAttribute) {
-        fits = s.read(e.getKey(), entry); // every value, now: a bad one must not surface later
-      }
-      if (!fits) {
-        if (settings.newSessionOnBadAttribute) {
-          settings.log.badAttribute(e.getKey(), entry.typeName, entry.problem(settings.attributes),
-              "started a fresh session (bad-attribute policy new-session)");
-          rejected(TokenException.Reason.STATE_MAPPING);
-          return;
-        }
-        dropped(e.getKey(), entry);
-        s.dirty = true; // the next token leaves it out
-        continue;
-      }
-      s.entries.put(e.getKey(), entry);
-    }
-    token = t;
-    session = s;
-    publishAuthTime();
-    long iat = StateAccess.issuedAtSecond(t); // no Instant per request
-    long life = StateAccess.expiresAtSecond(t) - iat;
-    renewalPending = (now / 1000 - iat) >= settings.renewalFraction * life;
-  }
-
-  /** A stored attribute that no longer reads back was left out of the session. */
-  void dropped(String name, TokenHttpSession.Entry entry) {
-    settings.log.badAttribute(name, entry.typeName, entry.problem(settings.attributes),
-        "dropped it from the session (bad-attribute policy drop)");
   }
 
   private RuntimeException failed(RuntimeException e) {
@@ -182,16 +122,6 @@ public final class RequestSession {
     settings.listener.sessionRejected(e instanceof TokenException && !((TokenException) e).reason().isRejection()
         ? ((TokenException) e).reason() : TokenException.Reason.INTERNAL);
     return e;
-  }
-
-  private ServletContext context() {
-    return request.getServletContext();
-  }
-
-  private void reject(TokenException.Reason reason) {
-    settings.log.rejected(reason);
-    settings.listener.sessionRejected(reason);
-    rejected(reason);
   }
 
   private void rejected(TokenException.Reason reason) {
@@ -265,7 +195,7 @@ public final class RequestSession {
       throw new IllegalStateException("cannot create a session after the response has been committed");
     }
     long now = settings.clock.millis();
-    session = new TokenHttpSession(this, settings.attributes, context(), null, newId(), now, now,
+    session = new TokenHttpSession(this, settings.attributes, request.getServletContext(), null, newId(), now, now,
         settings.maxInactiveSeconds, true);
     session.dirty = true;
     return session;
@@ -296,55 +226,22 @@ public final class RequestSession {
   }
 
   /**
-   * Logs {@code subject} out everywhere: its sessions authenticated before now are rejected on
-   * every node that reads the store, until the longest session could have lived.
+   * The session {@code s} was invalidated: it ends here, and its cookie is cleared. With a
+   * revocation store, returns what the caller writes there once it has released this lock
+   * (logout that holds: a copy of the cookie stops working on every node); else {@code null}.
    */
-  public void logOutEverywhere(String subject) {
-    RevocationStore store = revocationStore("logOutEverywhere");
-    Instant now = settings.clock.instant();
-    store.revokeSubject(subject, now, now.plusSeconds(settings.absoluteLifetimeSeconds + REVOCATION_MARGIN_SECONDS));
-  }
-
-  private RevocationStore revocationStore(String what) {
-    if (settings.revocations == null) {
-      throw new IllegalStateException(what + " needs a revocation store: configure the filter with"
-          + " SessionlessFilter.Builder.revocation(RevocationStore) or the init parameter revocation");
+  synchronized LogoutRevocation invalidated(TokenHttpSession s) {
+    if (s != session) {
+      return null;
     }
-    return settings.revocations;
-  }
-
-  /**
-   * How long past a token's expiry a revocation is kept: more than any reader's clock skew (the
-   * codec accepts at most 10 minutes).
-   */
-  static final long REVOCATION_MARGIN_SECONDS = 600;
-
-  synchronized void invalidated(TokenHttpSession s) {
-    if (s == session) {
-      clearPending = token != null || incoming.present() || !written.isEmpty();
-      if (settings.revocations != null && token != null && !tokenEnded) {
-        // Logout that holds: a copy of this session's cookie stops working on every node. Its
-        // tokens (also one a parallel request renewed just now) expire by the absolute end or
-        // by now plus the inactivity interval, whichever is first.
-        long now = settings.clock.millis();
-        long absoluteEnd = s.created + settings.absoluteLifetimeSeconds * 1000L;
-        long lastExp = s.maxInactive > 0 ? Math.min(absoluteEnd, now + s.maxInactive * 1000L) : absoluteEnd;
-        Instant until = Instant.ofEpochMilli(Math.max(lastExp, token.expiresAt().toEpochMilli()))
-            .plusSeconds(REVOCATION_MARGIN_SECONDS);
-        try {
-          settings.revocations.revokeSession(token.id(), until);
-          if (!s.id.equals(token.id()) && !written.isEmpty()) {
-            settings.revocations.revokeSession(s.id, until);
-          }
-        } finally {
-          // A store that cannot record the logout (an outage: REVOCATION_UNAVAILABLE, answered
-          // 503 so the client can retry) still ends the session here, and its cookie is cleared.
-          ended();
-        }
-        return;
-      }
-      ended();
+    clearPending = token != null || incoming.present() || !written.isEmpty();
+    LogoutRevocation revocation = null;
+    if (settings.revocations != null && token != null && !tokenEnded) {
+      revocation = LogoutRevocation.ofSession(settings, s, token.id(), token.expiresAt().toEpochMilli(),
+          !s.id.equals(token.id()) && !written.isEmpty() ? s.id : null);
     }
+    ended();
+    return revocation;
   }
 
   private void ended() {
@@ -464,43 +361,8 @@ public final class RequestSession {
       install(req, raw, null);
       return;
     }
-    // Values never read in this request are copied forward from the token: first make sure
-    // each still reads back, so a renewal does not carry a broken value on to the next token.
-    for (Iterator<Map.Entry<String, TokenHttpSession.Entry>> it = s.entries.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<String, TokenHttpSession.Entry> e = it.next();
-      if (!e.getValue().loaded && !s.read(e.getKey(), e.getValue())) {
-        dropped(e.getKey(), e.getValue());
-        it.remove();
-      }
-    }
-    // The claims are built here rather than from token.toClaims(): the state is exactly the
-    // session's entries plus the metadata, so nothing the token carried is copied only to be
-    // replaced. Every value goes to the writer as a byte range (the incoming token's own bytes
-    // for a value never read), never as a String.
-    boolean carry = token != null && !tokenEnded;
-    Claims.Builder b = Claims.builder().sessionId(s.id).timeToLive(Duration.ofSeconds(ttl));
-    if (carry) {
-      String subject = token.subject().orElse(null);
-      if (subject != null) {
-        b.subject(subject);
-      }
-      for (String name : token.claimNames()) {
-        b.claim(name, new RawJson(token.claimJson(name).orElseThrow()));
-      }
-    }
-    if (loginSubject != null) {
-      b.subject(loginSubject);
-    }
-    if (authTimeMillis >= 0) {
-      b.authTime(Instant.ofEpochMilli(authTimeMillis));
-    }
-    for (Map.Entry<String, TokenHttpSession.Entry> e : s.entries.entrySet()) {
-      b.put(e.getKey(), s.jsonToWrite(e.getValue()));
-    }
-    AttributeCodec attributes = settings.attributes;
-    byte[] meta = StoredState.metaBytes(s.created, s.maxInactive, s.entries, entry -> attributes.tag(entry.type));
-    b.put(META, new RawJson(meta, 0, meta.length));
-    Claims claims = b.build();
+    Claims claims = NextClaims.of(settings, s, token != null && !tokenEnded ? token : null, loginSubject,
+        authTimeMillis, ttl);
     if (!install(req, raw, (prefix, suffix) -> settings.codec.encode(claims, prefix, suffix))) {
       return;
     }

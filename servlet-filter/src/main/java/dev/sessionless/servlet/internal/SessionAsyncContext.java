@@ -114,6 +114,12 @@ final class SessionAsyncContext implements AsyncContext {
     return delegate.getTimeout();
   }
 
+  /** One event handed to an application's listener. */
+  @FunctionalInterface
+  private interface ListenerCall {
+    void on(AsyncListener listener) throws IOException;
+  }
+
   /**
    * Writes the session on a timeout or an error, after the application's listener (if any) has
    * had its turn; every other event goes straight to the application's listener.
@@ -136,20 +142,19 @@ final class SessionAsyncContext implements AsyncContext {
 
     @Override
     public void onTimeout(AsyncEvent event) throws IOException {
-      try {
-        if (app != null) {
-          app.onTimeout(event);
-        }
-      } finally {
-        save();
-      }
+      appThenSave(a -> a.onTimeout(event));
     }
 
     @Override
     public void onError(AsyncEvent event) throws IOException {
+      appThenSave(a -> a.onError(event));
+    }
+
+    /** The application's listener has its turn (if there is one), then the session is written whatever it did. */
+    private void appThenSave(ListenerCall call) throws IOException {
       try {
         if (app != null) {
-          app.onError(event);
+          call.on(app);
         }
       } finally {
         save();

@@ -8,7 +8,7 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpSession;
 
 /** The request the application sees: its session methods are answered from the token. */
-public final class SessionRequest extends HttpServletRequestWrapper {
+final class SessionRequest extends HttpServletRequestWrapper {
   private final RequestSession state;
   private final SessionResponse response;
   private final String rejectionAttribute;

@@ -20,7 +20,7 @@ import java.io.PrintWriter;
  * reached when the application (compiled against 6.1) calls them, which it can only do on a 6.1
  * container.
  */
-public final class SessionResponse extends HttpServletResponseWrapper {
+final class SessionResponse extends HttpServletResponseWrapper {
   private static final String CONTENT_LENGTH = "Content-Length";
 
   private final RequestSession state;
@@ -110,6 +110,8 @@ public final class SessionResponse extends HttpServletResponseWrapper {
     super.setContentLengthLong(len);
   }
 
+  // Each of the four header setters needs its own override (the wrapper has no common hook);
+  // they share beforeHeader.
   private void beforeHeader(String name) {
     if (CONTENT_LENGTH.equalsIgnoreCase(name)) {
       save();

@@ -19,7 +19,7 @@ import java.util.Map;
  * use and written back as JSON. Lives for one request (and its dispatches). Thread-safe (Servlet
  * 6.0, 7.7.1): every method holds the lock of its {@link RequestSession}, the same lock the
  * token is written under, so an async application may use it from several threads; binding
- * listeners are called holding it.
+ * listeners are called holding it. No store is called holding it ({@link #invalidate()}).
  */
 final class TokenHttpSession implements HttpSession {
   /**
@@ -110,6 +110,8 @@ final class TokenHttpSession implements HttpSession {
     }
   }
 
+  // The plain HttpSession accessors: each only takes the session's lock; their shape is what
+  // any getter has, with nothing to share with code elsewhere.
   @Override
   public long getCreationTime() {
     synchronized (owner) {
@@ -178,7 +180,7 @@ final class TokenHttpSession implements HttpSession {
     if (!e.loaded && !read(name, e)) {
       entries.remove(name);
       dirty = true; // the next token leaves it out
-      owner.dropped(name, e);
+      IncomingSession.dropped(owner.settings(), name, e);
     }
     return e.value;
   }
@@ -281,8 +283,13 @@ final class TokenHttpSession implements HttpSession {
     }
   }
 
+  /**
+   * Ends the session. A revocation store is written after the lock is released: it may be
+   * across the network, and another thread of the request must not wait behind it.
+   */
   @Override
   public void invalidate() {
+    LogoutRevocation revocation;
     synchronized (owner) {
       checkValid("invalidate");
       List<String> names = new ArrayList<>(entries.keySet());
@@ -291,7 +298,10 @@ final class TokenHttpSession implements HttpSession {
         unbound(n, entries.get(n), null);
       }
       entries.clear();
-      owner.invalidated(this);
+      revocation = owner.invalidated(this);
+    }
+    if (revocation != null) {
+      revocation.write();
     }
   }
 

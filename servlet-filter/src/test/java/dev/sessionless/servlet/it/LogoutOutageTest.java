@@ -17,7 +17,6 @@ import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +33,7 @@ class LogoutOutageTest {
   final RevocationStore local = RevocationStore.inMemory(clock);
   final AtomicBoolean down = new AtomicBoolean();
   /** The store as RedisRevocations behaves when Redis is unreachable: applied here, then the outage. */
-  final RevocationStore store = new RevocationStore() {
+  final RevocationStore store = new ForwardingRevocationStore(local) {
     @Override
     public void revokeSession(String sessionId, Instant until) {
       local.revokeSession(sessionId, until);
@@ -42,21 +41,6 @@ class LogoutOutageTest {
         throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE,
             "the session's revocation could not be written to the shared store; retry it");
       }
-    }
-
-    @Override
-    public void revokeSubject(String subject, Instant notBefore, Instant until) {
-      local.revokeSubject(subject, notBefore, until);
-    }
-
-    @Override
-    public boolean isRevoked(String sessionId) {
-      return local.isRevoked(sessionId);
-    }
-
-    @Override
-    public Optional<Instant> notBefore(String subject) {
-      return local.notBefore(subject);
     }
   };
   Container node;

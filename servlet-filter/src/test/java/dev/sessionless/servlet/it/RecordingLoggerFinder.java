@@ -36,6 +36,8 @@ public final class RecordingLoggerFinder extends System.LoggerFinder {
   }
 
   private static final List<Entry> ENTRIES = new CopyOnWriteArrayList<>();
+  /** Called with every entry as it is logged, on the logging thread: a test's stand-in for a slow log handler. */
+  public static volatile java.util.function.Consumer<Entry> onLog = e -> { };
 
   /** Whether this finder is in force (the JVM picked it up from the service file). */
   public static boolean installed() {
@@ -97,6 +99,7 @@ public final class RecordingLoggerFinder extends System.LoggerFinder {
       }
       Entry e = new Entry(name, level, sb.toString(), thrown != null);
       ENTRIES.add(e);
+      onLog.accept(e);
       if (level.getSeverity() >= Level.WARNING.getSeverity()) {
         System.err.println(e);
       }

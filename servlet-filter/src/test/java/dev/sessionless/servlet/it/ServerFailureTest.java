@@ -54,11 +54,11 @@ class ServerFailureTest {
   final Clock failingAfterDecode = clock.failingWhen(
       () -> clockBroken && readBySessionLoad() ? new IllegalStateException("time service unreachable") : null);
 
-  /** Whether the clock's {@code millis()} being read was called by {@code RequestSession.load...} itself. */
+  /** Whether the clock's {@code millis()} being read was called by {@code IncomingSession.read} itself. */
   static boolean readBySessionLoad() {
     return StackWalker.getInstance().walk(frames -> frames.dropWhile(f -> !f.getMethodName().equals("millis"))
         .skip(1).findFirst()
-        .map(f -> f.getClassName().endsWith(".RequestSession") && f.getMethodName().startsWith("load"))
+        .map(f -> f.getClassName().endsWith(".IncomingSession") && f.getMethodName().equals("read"))
         .orElse(false));
   }
 

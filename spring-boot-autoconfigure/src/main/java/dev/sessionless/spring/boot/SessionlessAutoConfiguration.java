@@ -8,6 +8,7 @@ import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.jackson.JacksonStateMapper;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.servlet.SessionlessFilterBuilder;
 import jakarta.servlet.DispatcherType;
 import java.time.Clock;
 import java.time.Duration;
@@ -110,7 +111,7 @@ public class SessionlessAutoConfiguration {
           + " sessionless.* properties (the session lives in a token, not in the container)");
     }
     Algorithm algorithm = algorithm(properties.getAlgorithm());
-    SessionlessFilter.Builder b = SessionlessFilter.builder().keys(keys).stateMapper(stateMapper)
+    SessionlessFilterBuilder b = SessionlessFilter.builder().keys(keys).stateMapper(stateMapper)
         .issuer(issuer(properties, environment))
         .audience(audience(properties, environment))
         .absoluteLifetime(properties.getAbsoluteLifetime())

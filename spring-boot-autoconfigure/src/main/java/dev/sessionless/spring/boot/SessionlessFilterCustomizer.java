@@ -1,6 +1,7 @@
 package dev.sessionless.spring.boot;
 
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.servlet.SessionlessFilterBuilder;
 
 /**
  * A bean that adjusts the auto-configured {@link SessionlessFilter} before it is built, for the
@@ -12,5 +13,5 @@ import dev.sessionless.servlet.SessionlessFilter;
 @FunctionalInterface
 public interface SessionlessFilterCustomizer {
   /** Adjusts the builder; called once, at startup. */
-  void customize(SessionlessFilter.Builder builder);
+  void customize(SessionlessFilterBuilder builder);
 }

@@ -2,9 +2,9 @@ package dev.sessionless.spring.boot;
 
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
+import dev.sessionless.servlet.SessionlessFilter;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -21,12 +21,6 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 public final class SessionlessSessions {
-  /**
-   * Kept past a session's longest life: more than any reader's clock skew (the codec accepts at
-   * most 10 minutes). Equal, for that reason, to servlet-filter's RequestSession.REVOCATION_MARGIN_SECONDS.
-   */
-  private static final Duration MARGIN = Duration.ofMinutes(10);
-
   private final Supplier<RevocationSource> source;
   private final Duration absoluteLifetime;
   private final Clock clock;
@@ -61,8 +55,8 @@ public final class SessionlessSessions {
       throw new IllegalStateException("logOutEverywhere needs a revocation store: set sessionless.revocation.type"
           + " to redis (every instance) or memory (one instance)" + (s == null ? "" : "; " + s + " is read-only"));
     }
-    Instant now = clock.instant();
-    ((RevocationStore) s).revokeSubject(subject, now, now.plus(absoluteLifetime).plus(MARGIN));
+    // The filter's own rule (and margin past the sessions' life), so both paths keep it equally long.
+    SessionlessFilter.logOutEverywhere((RevocationStore) s, subject, clock.instant(), absoluteLifetime);
   }
 
   @Override

@@ -6,7 +6,10 @@ import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 
 /**
  * Embedded Jetty 12.1 with its ee11 (Servlet 6.1) environment: the same setup as {@link
- * JettyContainerFactory}, from the ee11 packages.
+ * JettyContainerFactory}, from the ee11 packages. Not merged with it: the ee10 and ee11 {@code
+ * ServletContextHandler} and {@code ErrorPageErrorHandler} are distinct classes with no common
+ * type for these calls, and the ee11 jars are not on servlet-filter's class path; the server
+ * around them is shared ({@link JettyServers}).
  */
 public final class JettyEe11ContainerFactory implements ContainerFactory {
   @Override
