@@ -60,7 +60,7 @@ public final class FilterRun {
           response.finish();
         } catch (RuntimeException e) {
           // An outage met while writing the session as the request ends (no key may encrypt) is a 503 too.
-          if (failure == null && !RevocationOutage.answered(e, res)) {
+          if (failure == null && !OutageResponse.answered(e, res)) {
             throw e;
           } else if (failure != null) {
             failure.addSuppressed(e);
