@@ -29,6 +29,8 @@ import java.util.List;
  * PlainRoundTripTest} holds the codec with this path on to the codec with it off.
  */
 final class PlainJsonWriter extends PlainJsonOutput {
+  /** The element kind of a list attribute's elements: any plain value, not a component kind. */
+  private static final int ANY = -1;
   /** Refuse values the mapper would not read back equal (see {@link #writePlain}). */
   private boolean readsBackEqual;
 
@@ -231,22 +233,7 @@ final class PlainJsonWriter extends PlainJsonOutput {
     } else if (depth >= maxDepth || !v.getClass().getName().startsWith("java.util.")) {
       return false;
     } else if (v instanceof List<?> list) {
-      put((byte) '[');
-      boolean first = true;
-      for (Object e : list) {
-        if (differs) {
-          break;
-        }
-        if (!first) {
-          put((byte) ',');
-        }
-        first = false;
-        if (!plain(e, depth + 1, maxDepth)) {
-          return false;
-        }
-      }
-      put((byte) ']');
-      return true;
+      return elements(list, ANY, null, depth, maxDepth);
     } else if (v instanceof java.util.Map<?, ?> map) {
       put((byte) '{');
       boolean first = true;
@@ -311,6 +298,14 @@ final class PlainJsonWriter extends PlainJsonOutput {
     if (!(v instanceof List<?> list) || !v.getClass().getName().startsWith("java.util.")) {
       return false; // another List class may be written otherwise (its own annotations)
     }
+    return elements(list, kind, nested, depth, 0);
+  }
+
+  /**
+   * {@code [e,...]}: each element as a component element of {@code kind} ({@link #value}), or
+   * for {@link #ANY} as a plain value ({@link #plain}, up to {@code maxDepth}).
+   */
+  private boolean elements(List<?> list, int kind, RecordPlan nested, int depth, int maxDepth) {
     put((byte) '[');
     boolean first = true;
     for (Object e : list) {
@@ -321,7 +316,11 @@ final class PlainJsonWriter extends PlainJsonOutput {
         put((byte) ',');
       }
       first = false;
-      if (e == null) {
+      if (kind == ANY) {
+        if (!plain(e, depth + 1, maxDepth)) {
+          return false;
+        }
+      } else if (e == null) {
         put(NULL);
       } else if (!value(e, kind, nested, depth)) {
         return false;
