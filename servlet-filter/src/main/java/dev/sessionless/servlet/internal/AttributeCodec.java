@@ -1,9 +1,6 @@
 package dev.sessionless.servlet.internal;
 
 import dev.sessionless.core.StateMapper;
-import dev.sessionless.core.TokenException;
-import dev.sessionless.core.internal.Json;
-import dev.sessionless.core.internal.StateIndex;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collections;
@@ -25,6 +22,20 @@ import java.util.Set;
  * it equals a JDK tag, or it has none (then its full class name). Tokens written before tags
  * recorded full class names ({@code java.lang.String}, {@code java.util.List}, {@code
  * com.example.Cart}); those are read too, so a rolling deploy loses no session.
+ *
+ * <p>The {@code records} fast path ({@code dev.sessionless.fastpath.records}, on by default; off
+ * hands everything to the {@link StateMapper}). With the default mapper only, and only for what
+ * it knows Jackson writes and reads one way, it writes, compares and reads JSON itself, the same
+ * bytes and values Jackson would give (else the round-trip check falls back to the mapper):
+ * <ul>
+ *   <li>a list or map attribute of strings, booleans, {@code Integer}s, {@code Long}s, nulls and
+ *       {@code java.util} lists and string-keyed maps of these, at most {@link #PLAIN_DEPTH}
+ *       deep, to {@link PlainJsonWriter#writePlain} and {@link PlainJsonReader#read};
+ *   <li>a registered record with a {@link RecordPlan} (plain components, no Jackson
+ *       annotation) to {@link PlainJsonWriter#write} and {@link PlainJsonReader#readRecord},
+ *       its round-trip check to {@link AttributeRoundTrip#recordJson}.
+ * </ul>
+ * Either side answers "not plain" for anything else, and that value goes to the mapper.
  */
 public final class AttributeCodec {
   /** Recorded type of any {@link List} of JDK value types. */
@@ -40,7 +51,7 @@ public final class AttributeCodec {
       "I", "D");
 
   private final StateMapper mapper;
-  /** The mapper is the default one, whose reading of plain JSON is known (see {@link #plain}). */
+  /** The mapper is the default one, whose reading of plain JSON is known (see {@link AttributeRoundTrip#readsBackAsItself}). */
   private final boolean defaultMapper;
   private final Map<String, Class<?>> byName;
   private final Map<Class<?>, String> tags;
@@ -243,7 +254,7 @@ public final class AttributeCodec {
     try {
       RecordPlan plan = writers.isEmpty() ? null : writers.get(type);
       if (plan != null) {
-        byte[] json = plainChecked(value, plan);
+        byte[] json = AttributeRoundTrip.recordJson(value, plan);
         if (json != null) {
           return json;
         }
@@ -261,9 +272,9 @@ public final class AttributeCodec {
         }
       }
       byte[] json = mapper.write(value);
-      if (collection && plain(value, 0)) {
+      if (collection && AttributeRoundTrip.readsBackAsItself(value, 0)) {
         // Known to read back equal and to write these bytes again: no second pass needed.
-        checkCarried(name, value, json);
+        AttributeRoundTrip.checkCarried(name, value, json);
         return json;
       }
       Object back = read(type, json, 0, json.length);
@@ -283,7 +294,7 @@ public final class AttributeCodec {
             + value.getClass().getName() + " does not survive a JSON round trip (it reads back"
             + " as something else): store a type Jackson writes and reads faithfully");
       }
-      checkCarried(name, value, json);
+      AttributeRoundTrip.checkCarried(name, value, json);
       return json;
     } catch (java.io.IOException | RuntimeException e) {
       if (e instanceof IllegalArgumentException && e.getMessage() != null
@@ -294,98 +305,6 @@ public final class AttributeCodec {
           + value.getClass().getName() + " cannot be stored as JSON: " + e.getMessage(), e);
     }
   }
-
-  /**
-   * The JSON of a registered record {@code value} written and checked without the mapper, or
-   * {@code null} to leave both to it: written as the mapper writes it, rebuilt through the same
-   * constructors from what that JSON holds ({@link PlainJsonWriter#rebuild}: what reading it back
-   * would build, without parsing it), and the rebuilt value must write the same bytes; a record
-   * whose constructors and accessors are all the compiler's own ({@link RecordPlan#rebuildsUnchanged})
-   * would rebuild to the same values, so it is not rebuilt. Such JSON needs no {@link
-   * #checkCarried}: it holds no control character or lone surrogate, only numbers of at most 20
-   * characters, no duplicated member (component names are distinct), and nests at most twice
-   * the plan's depth of eight records (a list and a record per level), well within a token's.
-   */
-  private static byte[] plainChecked(Object value, RecordPlan plan) {
-    byte[] json = PlainJsonWriter.write(value, plan);
-    if (json == null || plan.rebuildsUnchanged) {
-      return json; // not plain, or certain to read back as it is (its code stores and returns values as given)
-    }
-    Object back = PlainJsonWriter.rebuild(value, plan);
-    if (back == PlainJsonReader.NOT_PLAIN
-        || !Boolean.TRUE.equals(PlainJsonWriter.same(back, plan, json, 0, json.length))) {
-      return null;
-    }
-    return json;
-  }
-
-  /**
-   * Whether a list or map attribute is made only of what the default mapper reads back as
-   * itself: strings, booleans, nulls, {@code Integer}s, {@code Long}s outside the {@code int}
-   * range, finite {@code Double}s, and lists and string-keyed maps of these. Jackson reads a JSON
-   * array as an {@code ArrayList}, an object as a {@code LinkedHashMap} in the order written, an
-   * integer as the smallest of {@code Integer} and {@code Long} that holds it and a decimal as a
-   * {@code Double}; so such a value reads back equal (lists and maps compare by content) and, in
-   * the same order, writes the same bytes. Anything else ({@code Long} 1, {@code Float}, NaN, a
-   * {@code Character}, deeper than {@link #MAX_DEPTH}) gets the full round trip check.
-   */
-  private static boolean plain(Object v, int depth) {
-    if (v == null || v instanceof String || v instanceof Boolean || v instanceof Integer) {
-      return true;
-    }
-    if (v instanceof Long l) {
-      return l < Integer.MIN_VALUE || l > Integer.MAX_VALUE;
-    }
-    if (v instanceof Double d) {
-      return Double.isFinite(d);
-    }
-    if (depth >= MAX_DEPTH) {
-      return false;
-    }
-    if (v instanceof List<?> list) {
-      for (Object o : list) {
-        if (!plain(o, depth + 1)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    if (v instanceof Map<?, ?> map) {
-      for (Map.Entry<?, ?> e : map.entrySet()) {
-        if (!(e.getKey() instanceof String) || !plain(e.getValue(), depth + 1)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * Refuses JSON that the next request's token reader would refuse, which would lose the whole
-   * session there: the value is indexed by core's own strict state reader, one level deep as a
-   * token's payload nests it (an unpaired surrogate escape such as Jackson writes for a lone
-   * {@code '\uD800'}, a duplicated member, a number longer than 64 digits, nesting deeper than
-   * a token may).
-   */
-  private static void checkCarried(String name, Object value, byte[] json) {
-    byte[] probe = new byte[json.length + CARRIED_OPEN.length + 2];
-    System.arraycopy(CARRIED_OPEN, 0, probe, 0, CARRIED_OPEN.length);
-    System.arraycopy(json, 0, probe, CARRIED_OPEN.length, json.length);
-    probe[probe.length - 2] = ']';
-    probe[probe.length - 1] = '}';
-    try {
-      StateIndex.of(probe);
-    } catch (TokenException e) {
-      throw new IllegalArgumentException("session attribute '" + name + "' of type "
-          + value.getClass().getName() + " writes JSON that a session token cannot carry (an unpaired"
-          + " surrogate, a number over 64 digits, nesting over " + (Json.MAX_DEPTH - 2) + " levels or a"
-          + " duplicated member): the next request would lose the session; store a plainer value", e);
-    }
-  }
-
-  /** A state object holding the value in a one-element array: the depth the payload nests it at. */
-  private static final byte[] CARRIED_OPEN = "{\"v\":[".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   /**
    * Whether {@code value} may be compared with its JSON without the mapper ({@link

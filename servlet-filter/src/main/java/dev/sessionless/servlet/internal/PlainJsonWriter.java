@@ -1,53 +1,77 @@
 package dev.sessionless.servlet.internal;
 
 import dev.sessionless.core.internal.ByteSink;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 
 /**
- * Writes a registered record that has a {@link RecordPlan}, or a list or map of plain JDK values,
- * the way the default mapper does, or compares such a value with JSON already written, without a
- * Jackson generator (about 550 bytes of generator state and a copy per serialisation).
+ * The writing half of the {@code records} fast path ({@link AttributeCodec} says when it runs):
+ * writes an attribute value as the default mapper (Jackson) would, byte for byte, or compares a
+ * value with JSON written before, without a Jackson generator (about 550 bytes of generator state
+ * and a copy per serialisation).
  *
- * <p>It writes only what it knows the mapper writes the same way: components in declaration
- * order, {@code null} for a null component, numbers in {@code toString} form, strings with
- * {@code "} and {@code \} escaped and everything else from U+0020 up as UTF-8. A string with a
- * control character or an unpaired surrogate, a list element of another class than its
- * component declares, or a list class from outside {@code java.util} makes it give up ({@link
- * #write} returns {@code null}, {@link #same} {@code null}), and the caller asks the mapper.
- * {@code PlainJsonWriterTest} holds its bytes to the mapper's on generated records.
+ * <p>What it takes, and the JSON it writes for it (no whitespace anywhere):
+ * <ul>
+ *   <li>a registered record with a writable {@link RecordPlan}: {@code {"name":value,...}}, the
+ *       components in declaration order, {@code null} for a null one; each an {@code int},
+ *       {@code long}, {@code boolean}, their boxes, a {@code String}, a {@code java.util} list of
+ *       one of these (elements of exactly the declared class), or another such record;
+ *   <li>a list or map attribute ({@link #writePlain}): a {@code java.util} list ({@code [a,b]})
+ *       or map with string keys ({@code {"k":v}}, in iteration order) of strings, booleans,
+ *       {@code Integer}s, {@code Long}s, nulls and such lists and maps;
+ *   <li>the session metadata ({@link #meta}).
+ * </ul>
+ * Numbers and strings are spelled as {@link PlainJsonOutput} says ({@code Long.toString} form;
+ * {@code "} and {@code \} escaped, the rest UTF-8). Anything else (a {@code Double}, a control
+ * character, an unpaired surrogate, another list class, an element of another class than its
+ * component declares, deeper than allowed) makes it give up: {@link #write} answers {@code null},
+ * {@link #same} {@code null}, and the caller asks the mapper, which decides and words any refusal.
+ * {@code PlainJsonWriterTest} holds its bytes to the mapper's on generated values, and {@code
+ * PlainRoundTripTest} holds the codec with this path on to the codec with it off.
  */
-final class PlainJsonWriter {
-  /** In writing mode, where the JSON goes (a pooled buffer); else null. */
-  private final ByteSink out;
-  private int pos;
-  /** In comparing mode, the JSON compared with, from {@link #pos} to {@link #end}; else null. */
-  private final byte[] expected;
-  private final int end;
-  private boolean differs;
+final class PlainJsonWriter extends PlainJsonOutput {
+  /** The element kind of a list attribute's elements: any plain value, not a component kind. */
+  private static final int ANY = -1;
   /** Refuse values the mapper would not read back equal (see {@link #writePlain}). */
   private boolean readsBackEqual;
 
   private PlainJsonWriter(ByteSink out, byte[] expected, int pos, int end) {
-    this.out = out;
-    this.expected = expected;
-    this.pos = pos;
-    this.end = end;
+    super(out, expected, pos, end);
   }
 
-  /** The JSON of {@code value}, an instance of {@code plan.type}; {@code null} if it is not plain. */
-  static byte[] write(Object value, RecordPlan plan) {
+  /**
+   * The JSON of {@code value} written as the record {@code plan} (or, without a plan, as a plain
+   * list or map at most {@code maxDepth} deep); {@code null} if it is not plain.
+   */
+  private static byte[] written(Object value, RecordPlan plan, int maxDepth, boolean readsBackEqual) {
     if (!PlainJsonReader.on()) {
       return null;
     }
     ByteSink sink = ByteSink.take();
     try {
       PlainJsonWriter w = new PlainJsonWriter(sink, null, 0, 0);
-      return w.record(value, plan, 0) ? Arrays.copyOf(sink.array(), sink.size()) : null;
+      w.readsBackEqual = readsBackEqual;
+      return w.walk(value, plan, maxDepth) ? w.written() : null;
     } finally {
       sink.release();
     }
+  }
+
+  /** Whether {@code value}, walked as {@link #written} walks it, puts exactly {@code json[off, off + len)}. */
+  private static Boolean compared(Object value, RecordPlan plan, int maxDepth, byte[] json, int off, int len) {
+    if (!PlainJsonReader.on()) {
+      return null;
+    }
+    PlainJsonWriter w = new PlainJsonWriter(null, json, off, off + len);
+    return w.walk(value, plan, maxDepth) ? w.matchedAll() : null;
+  }
+
+  private boolean walk(Object value, RecordPlan plan, int maxDepth) {
+    return plan != null ? record(value, plan, 0) : plain(value, 0, maxDepth);
+  }
+
+  /** The JSON of {@code value}, an instance of {@code plan.type}; {@code null} if it is not plain. */
+  static byte[] write(Object value, RecordPlan plan) {
+    return written(value, plan, 0, false);
   }
 
   /**
@@ -84,7 +108,7 @@ final class PlainJsonWriter {
       }
       w.put((byte) '}');
       w.put((byte) '}');
-      return Arrays.copyOf(sink.array(), sink.size());
+      return w.written();
     } finally {
       sink.release();
     }
@@ -95,14 +119,7 @@ final class PlainJsonWriter {
    * written; {@code null} if it is not plain (ask the mapper).
    */
   static Boolean same(Object value, RecordPlan plan, byte[] json, int off, int len) {
-    if (!PlainJsonReader.on()) {
-      return null;
-    }
-    PlainJsonWriter w = new PlainJsonWriter(null, json, off, off + len);
-    if (!w.record(value, plan, 0)) {
-      return null;
-    }
-    return !w.differs && w.pos == w.end;
+    return compared(value, plan, 0, json, off, len);
   }
 
   /**
@@ -184,17 +201,7 @@ final class PlainJsonWriter {
    * (the mapper reads it back as an {@code Integer}): whatever is written then reads back equal.
    */
   static byte[] writePlain(Object value, int maxDepth, boolean readsBackEqual) {
-    if (!PlainJsonReader.on()) {
-      return null;
-    }
-    ByteSink sink = ByteSink.take();
-    try {
-      PlainJsonWriter w = new PlainJsonWriter(sink, null, 0, 0);
-      w.readsBackEqual = readsBackEqual;
-      return w.plain(value, 0, maxDepth) ? Arrays.copyOf(sink.array(), sink.size()) : null;
-    } finally {
-      sink.release();
-    }
+    return written(value, null, maxDepth, readsBackEqual);
   }
 
   /**
@@ -202,14 +209,7 @@ final class PlainJsonWriter {
    * #writePlain}'s values), compared as it is written; {@code null} if it is not plain.
    */
   static Boolean samePlain(Object value, int maxDepth, byte[] json, int off, int len) {
-    if (!PlainJsonReader.on()) {
-      return null;
-    }
-    PlainJsonWriter w = new PlainJsonWriter(null, json, off, off + len);
-    if (!w.plain(value, 0, maxDepth)) {
-      return null;
-    }
-    return !w.differs && w.pos == w.end;
+    return compared(value, null, maxDepth, json, off, len);
   }
 
   private boolean plain(Object v, int depth, int maxDepth) {
@@ -233,22 +233,7 @@ final class PlainJsonWriter {
     } else if (depth >= maxDepth || !v.getClass().getName().startsWith("java.util.")) {
       return false;
     } else if (v instanceof List<?> list) {
-      put((byte) '[');
-      boolean first = true;
-      for (Object e : list) {
-        if (differs) {
-          break;
-        }
-        if (!first) {
-          put((byte) ',');
-        }
-        first = false;
-        if (!plain(e, depth + 1, maxDepth)) {
-          return false;
-        }
-      }
-      put((byte) ']');
-      return true;
+      return elements(list, ANY, null, depth, maxDepth);
     } else if (v instanceof java.util.Map<?, ?> map) {
       put((byte) '{');
       boolean first = true;
@@ -313,6 +298,14 @@ final class PlainJsonWriter {
     if (!(v instanceof List<?> list) || !v.getClass().getName().startsWith("java.util.")) {
       return false; // another List class may be written otherwise (its own annotations)
     }
+    return elements(list, kind, nested, depth, 0);
+  }
+
+  /**
+   * {@code [e,...]}: each element as a component element of {@code kind} ({@link #value}), or
+   * for {@link #ANY} as a plain value ({@link #plain}, up to {@code maxDepth}).
+   */
+  private boolean elements(List<?> list, int kind, RecordPlan nested, int depth, int maxDepth) {
     put((byte) '[');
     boolean first = true;
     for (Object e : list) {
@@ -323,7 +316,11 @@ final class PlainJsonWriter {
         put((byte) ',');
       }
       first = false;
-      if (e == null) {
+      if (kind == ANY) {
+        if (!plain(e, depth + 1, maxDepth)) {
+          return false;
+        }
+      } else if (e == null) {
         put(NULL);
       } else if (!value(e, kind, nested, depth)) {
         return false;
@@ -364,81 +361,7 @@ final class PlainJsonWriter {
     };
   }
 
-  /** {@code l} in {@code Long.toString} form, digit by digit. */
-  private void number(long l) {
-    if (l < 0) {
-      if (l == Long.MIN_VALUE) {
-        put(MIN_LONG);
-        return;
-      }
-      put((byte) '-');
-      l = -l;
-    }
-    long p = 1;
-    while (p <= l / 10) {
-      p *= 10;
-    }
-    for (; p > 0; p /= 10) {
-      put((byte) ('0' + l / p % 10));
-    }
-  }
-
-  /** A JSON string as the mapper writes it; false (nothing decided) for a control character or lone surrogate. */
-  private boolean string(String s) {
-    put((byte) '"');
-    int n = s.length();
-    for (int i = 0; i < n && !differs; i++) {
-      char c = s.charAt(i);
-      if (c >= 0x20 && c < 0x80) {
-        if (c == '"' || c == '\\') {
-          put((byte) '\\');
-        }
-        put((byte) c);
-      } else if (c < 0x20) {
-        return false; // the mapper's escapes for these are left to it
-      } else if (c < 0x800) {
-        put((byte) (0xc0 | c >> 6));
-        put((byte) (0x80 | c & 0x3f));
-      } else if (!Character.isSurrogate(c)) {
-        put((byte) (0xe0 | c >> 12));
-        put((byte) (0x80 | c >> 6 & 0x3f));
-        put((byte) (0x80 | c & 0x3f));
-      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-        int cp = Character.toCodePoint(c, s.charAt(++i));
-        put((byte) (0xf0 | cp >> 18));
-        put((byte) (0x80 | cp >> 12 & 0x3f));
-        put((byte) (0x80 | cp >> 6 & 0x3f));
-        put((byte) (0x80 | cp & 0x3f));
-      } else {
-        return false;
-      }
-    }
-    put((byte) '"');
-    return true;
-  }
-
-  private void put(byte[] bytes) {
-    for (byte x : bytes) {
-      put(x);
-    }
-  }
-
-  private void put(byte x) {
-    if (expected != null) {
-      if (!differs && (pos >= end || expected[pos] != x)) {
-        differs = true;
-      }
-      pos++;
-      return;
-    }
-    out.write(x);
-  }
-
-  private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
   private static final byte[] META_CREATED = {'{', '"', 'c', '"', ':'};
   private static final byte[] META_MAX_INACTIVE = {',', '"', 'm', '"', ':'};
   private static final byte[] META_TAGS = {',', '"', 't', '"', ':', '{'};
-  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
-  private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
-  private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
 }

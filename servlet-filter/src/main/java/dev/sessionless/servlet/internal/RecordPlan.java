@@ -30,6 +30,7 @@ import java.util.Set;
  * (and any JSON the plan does not expect) is read by the mapper, as before.
  */
 final class RecordPlan {
+  // Component kinds as int codes; the duplicates tool pairs this list with ClaimRules' flags: same shape only.
   static final int STRING = 0;
   static final int INT = 1;
   static final int INTEGER = 2;
@@ -39,6 +40,9 @@ final class RecordPlan {
   static final int BOOLEAN_BOX = 6;
   static final int LIST = 7;
   static final int RECORD = 8;
+  /** The class of each kind from {@link #STRING} to {@link #LIST}, at its kind's index. */
+  private static final List<Class<?>> KIND_CLASSES = List.of(String.class, int.class, Integer.class,
+      long.class, Long.class, boolean.class, Boolean.class, List.class);
 
   /** Nested record types followed when planning, at most: deeper types are read by the mapper. */
   private static final int MAX_TYPE_DEPTH = 8;
@@ -268,27 +272,10 @@ final class RecordPlan {
     return hs;
   }
 
+  /** The component kind of {@code t}: its index in {@link #KIND_CLASSES}, {@link #RECORD}, or -1. */
   private static int kind(Class<?> t) {
-    if (t == String.class) {
-      return STRING;
-    } else if (t == int.class) {
-      return INT;
-    } else if (t == Integer.class) {
-      return INTEGER;
-    } else if (t == long.class) {
-      return LONG;
-    } else if (t == Long.class) {
-      return LONG_BOX;
-    } else if (t == boolean.class) {
-      return BOOLEAN;
-    } else if (t == Boolean.class) {
-      return BOOLEAN_BOX;
-    } else if (t == List.class) {
-      return LIST;
-    } else if (t.isRecord()) {
-      return RECORD;
-    }
-    return -1;
+    int k = KIND_CLASSES.indexOf(t);
+    return k >= 0 ? k : t.isRecord() ? RECORD : -1;
   }
 
   private static boolean plainName(String name) {

@@ -17,12 +17,14 @@ import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The parser-free reader of list and map attributes, held to the default mapper's results:
  * whatever it accepts, the mapper reads to an equal value of the same classes throughout, and
  * everything outside its narrow shape is handed to the mapper.
  */
+@ExtendWith(RecordsFastPathOn.class)
 class PlainJsonReaderTest {
   private static final StateMapper MAPPER = StateMapper.defaults();
 

@@ -18,12 +18,14 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Registered records written without the mapper: whatever {@link PlainJsonWriter} writes is
  * byte for byte what the default mapper writes, what it cannot match it leaves to the mapper,
  * and its comparison agrees with comparing the mapper's bytes.
  */
+@ExtendWith(RecordsFastPathOn.class)
 class PlainJsonWriterTest {
   private static final StateMapper MAPPER = StateMapper.defaults();
 
@@ -69,7 +71,7 @@ class PlainJsonWriterTest {
 
   private static final Set<Class<?>> TYPES = Set.of(Item.class, Cart.class, Flags.class, Priced.class,
       Flagged.class, Shouted.class, Numbers.class, Empty.class, Bump.class);
-  private static final Map<Class<?>, RecordPlan> PLANS = RecordPlan.of(TYPES);
+  private static final Map<Class<?>, RecordPlan> PLANS = RecordsFastPathOn.plans(TYPES);
 
   @Test
   void onlyRecordsWhoseJsonIsTheirComponentsAloneAreWrittenWithoutTheMapper() {

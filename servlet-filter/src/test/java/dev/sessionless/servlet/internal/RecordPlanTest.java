@@ -17,12 +17,14 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Registered records read without the mapper: whatever {@link PlainJsonReader#readRecord}
  * accepts, the default mapper reads to an equal record, and the plan is only made for records
  * whose JSON nothing but their components shapes.
  */
+@ExtendWith(RecordsFastPathOn.class)
 class RecordPlanTest {
   private static final StateMapper MAPPER = StateMapper.defaults();
 
@@ -60,7 +62,7 @@ class RecordPlanTest {
 
   private static final Set<Class<?>> TYPES = Set.of(Item.class, Cart.class, Flags.class,
       Empty.class, Bump.class, Refuses.class, Renamed.class, Loose.class, Tree.class, Decimal.class);
-  private static final Map<Class<?>, RecordPlan> PLANS = RecordPlan.of(TYPES);
+  private static final Map<Class<?>, RecordPlan> PLANS = RecordsFastPathOn.plans(TYPES);
   /** What a filter may register (the codec refuses {@code Loose}: an Object component). */
   private static final Set<Class<?>> REGISTERED = Set.of(Item.class, Cart.class, Flags.class,
       Empty.class, Bump.class, Refuses.class);
