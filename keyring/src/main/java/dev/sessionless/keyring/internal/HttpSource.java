@@ -3,7 +3,6 @@ package dev.sessionless.keyring.internal;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.keyring.KeyringException;
 import dev.sessionless.keyring.KeyringException.Reason;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -26,9 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -318,87 +315,5 @@ public final class HttpSource extends Source {
 
   private static Duration clamp(Duration d, Duration min, Duration max) {
     return d.compareTo(min) < 0 ? min : d.compareTo(max) > 0 ? max : d;
-  }
-
-  /** Thrown into the exchange when the body outgrows the cap. */
-  static final class BodyTooLarge extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    BodyTooLarge() {
-      super("response body over the limit");
-    }
-  }
-
-  /**
-   * Collects a body of at most {@code max} bytes; more (or a larger declared length) cancels the
-   * exchange. A cap of 0 discards the body of a response that is not used.
-   */
-  static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
-    private final int max;
-    private final long declared;
-    private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private volatile Flow.Subscription subscription;
-
-    LimitedBody(int max, long declared) {
-      this.max = max;
-      this.declared = declared;
-    }
-
-    @Override
-    public CompletionStage<byte[]> getBody() {
-      return result;
-    }
-
-    @Override
-    public void onSubscribe(Flow.Subscription s) {
-      subscription = s;
-      if (max > 0 && declared > max) {
-        s.cancel();
-        result.completeExceptionally(new BodyTooLarge());
-        return;
-      }
-      s.request(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void onNext(List<ByteBuffer> buffers) {
-      if (result.isDone()) {
-        return;
-      }
-      for (ByteBuffer b : buffers) {
-        int n = b.remaining();
-        if (max == 0) {
-          b.position(b.limit()); // discarded
-          continue;
-        }
-        if (out.size() + (long) n > max) {
-          subscription.cancel();
-          result.completeExceptionally(new BodyTooLarge());
-          return;
-        }
-        byte[] chunk = new byte[n];
-        b.get(chunk);
-        out.write(chunk, 0, n);
-      }
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      result.completeExceptionally(t);
-    }
-
-    @Override
-    public void onComplete() {
-      result.complete(out.toByteArray());
-    }
-
-    void cancel() {
-      Flow.Subscription s = subscription;
-      if (s != null) {
-        s.cancel();
-      }
-      result.completeExceptionally(new HttpTimeoutException("cancelled after the read timeout"));
-    }
   }
 }
