@@ -102,7 +102,8 @@ public final class FaultsReport {
     return switch (system) {
       case "sessionless" -> sessions + carts == 0
           ? lost + ": the session travels in its cookie, so any node serves any request, the restarted one included,"
-              + " and tokens made with the old key are still read after the rotation. Its price is the longer cookie."
+              + " and tokens made with the old key are still read after the rotation. Its price: the longer cookie, and the"
+              + " CPU to write and read it on every request."
           : !options.keepOldKey
               ? lost + ": the rotation dropped the old key at once (--rotation=drop-old), so every token made before"
                   + " it was refused. Exit status 3."
