@@ -36,7 +36,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * The main demo: three servlet containers — Jetty, Tomcat, Jetty — run the same ordinary shop
+ * Three servlet containers — Jetty, Tomcat, Jetty — run the same ordinary shop
  * servlet that uses {@code HttpSession}, with the Sessionless filter in front. They share nothing
  * but a JWKS file, which each reads through a live {@link Keyring}. A client walks a cart
  * round-robin across them; one node is stopped mid-way and the cart carries on, because it lives
@@ -44,7 +44,8 @@ import org.eclipse.jetty.server.ServerConnector;
  * activates, every node picks it up, and tokens signed by the old key keep working. Last, a
  * tampered cookie starts a fresh session instead of an error.
  *
- * <p>Run: {@code mvn -q -B -ntp install -DskipTests && mvn -q -B -ntp -pl examples exec:java}.
+ * <p>Run: {@code mvn -q -B -ntp -pl examples -am package -DskipTests -Ddemo=ClusterDemo}. The root
+ * README's demo, which sets Sessionless beside in-memory sessions, is the load tool's {@code demo}.
  */
 public final class ClusterDemo {
   /** Tomcat logs its start and stop through java.util.logging at INFO; the demo keeps quiet. */
@@ -87,12 +88,17 @@ public final class ClusterDemo {
     }
   }
 
-  /** One running node. */
-  interface Node extends AutoCloseable {
-    int port();
-
+  /** One running node: its port, and how to stop it (Jetty and Tomcat each their own way). */
+  record Node(int port, Stop stop) implements AutoCloseable {
     @Override
-    void close() throws Exception;
+    public void close() throws Exception {
+      stop.run();
+    }
+  }
+
+  /** Stops a node's container. */
+  interface Stop {
+    void run() throws Exception;
   }
 
   /** Every node's keyring, so the demo can wait until all of them saw a rotated file. */
@@ -132,18 +138,7 @@ public final class ClusterDemo {
     context.addServletContainerInitializer(app(name, jwks));
     server.setHandler(context);
     server.start();
-    int port = connector.getLocalPort();
-    return new Node() {
-      @Override
-      public int port() {
-        return port;
-      }
-
-      @Override
-      public void close() throws Exception {
-        server.stop();
-      }
-    };
+    return new Node(connector.getLocalPort(), server::stop);
   }
 
   static Node tomcat(String name, Path jwks) throws Exception {
@@ -160,19 +155,10 @@ public final class ClusterDemo {
     Context context = tomcat.addContext("", base.toString());
     context.addServletContainerInitializer(app(name, jwks), null);
     tomcat.start();
-    int port = tomcat.getConnector().getLocalPort();
-    return new Node() {
-      @Override
-      public int port() {
-        return port;
-      }
-
-      @Override
-      public void close() throws Exception {
-        tomcat.stop();
-        tomcat.destroy();
-      }
-    };
+    return new Node(tomcat.getConnector().getLocalPort(), () -> {
+      tomcat.stop();
+      tomcat.destroy();
+    });
   }
 
   /** Runs the demo, printing to standard output. */

@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * The core in one screen: three "nodes" share one key set and carry a shopping cart in a
  * token, each node reading what another wrote; then a tampered token is rejected with its
- * reason. Run: {@code mvn -q -B -ntp install -DskipTests && mvn -q -B -ntp -pl examples exec:java}.
+ * reason. Run: {@code mvn -q -B -ntp -pl examples -am package -DskipTests -Ddemo=CoreDemo}.
  */
 public final class CoreDemo {
   /** One line of the cart. */

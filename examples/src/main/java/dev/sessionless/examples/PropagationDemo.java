@@ -45,8 +45,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * Every service prints its log line with the journey's trace id. Then the browser's own cookie,
  * sent straight to orders, is refused with {@code 401}.
  *
- * <p>Run: {@code mvn -q -B -ntp install -DskipTests && mvn -q -B -ntp -pl examples exec:java
- * -Dexec.mainClass=dev.sessionless.examples.PropagationDemo}.
+ * <p>Run: {@code mvn -q -B -ntp -pl examples -am package -DskipTests -Ddemo=PropagationDemo}.
  */
 public final class PropagationDemo {
   static final String EDGE = "https://edge.example";

@@ -5,6 +5,7 @@ import tools.jackson.databind.SerializationFeature;
 import dev.sessionless.load.internal.Charts;
 import dev.sessionless.load.internal.Cluster;
 import dev.sessionless.load.internal.Faults;
+import dev.sessionless.load.internal.FaultsReport;
 import dev.sessionless.load.internal.Forks;
 import dev.sessionless.load.internal.JitSettling;
 import dev.sessionless.load.internal.Options;
@@ -34,8 +35,8 @@ import java.util.Map;
  * kills and restarts a node and rotates the key under load, and the command exits with status 3
  * when Sessionless lost a session in any profile.
  *
- * <p>Run: {@code mvn -B -ntp -q -pl load -am compile exec:java -Dexec.args="peak,stress"}; see
- * {@code load/README.md} for the options.
+ * <p>Run: {@code mvn -B -ntp -q -pl load -am package -DskipTests && java -jar load/target/load.jar demo}
+ * (the root README's demo) or {@code … load.jar peak,stress}; see {@code load/README.md} for the options.
  */
 public final class LoadTool {
   private static final int NODES = 3;
@@ -145,8 +146,13 @@ public final class LoadTool {
       json.put("skipped", Map.of("spring-session-redis", why));
       systems.remove("spring-session-redis");
     }
+    if (options.demo) {
+      progress.println(FaultsReport.intro(systems));
+    }
     Map<String, Cluster> clusters = new LinkedHashMap<>();
-    try (Injector injector = Injector.builder().warmup(options.warmup).progress(progress::println).build()) {
+    // The demo says what each system is doing instead of a progress line a second.
+    try (Injector injector = Injector.builder().warmup(options.warmup).progress(options.demo ? null : progress::println)
+        .build()) {
       for (String system : systems) {
         clusters.put(system, system.equals(PADDED)
             ? Cluster.startPadded(NODES, options.jettyHeaderCache, options.padding).appCpu(options.appCpu)
@@ -157,6 +163,10 @@ public final class LoadTool {
       // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is
       // measured, so the system measured first does not pay for a cold JVM.
       for (String system : systems) {
+        if (options.demo) {
+          progress.println(FaultsReport.name(system) + ": warming up for " + FaultsReport.seconds(options.systemWarmup)
+              + " (not counted)");
+        }
         injector.runClosed(system + " warm-up", shop(clusters, system), new ClosedPhase(4, Duration.ZERO, options.systemWarmup));
       }
       // Then the systems in turn until the JIT is quiet: they share this JVM, so shared code
@@ -180,7 +190,8 @@ public final class LoadTool {
           case "peak" -> peak(injector, shops);
           case "stress" -> stress(injector, shops);
           case "soak" -> soak(injector, shops, results);
-          case "faults" -> faults(injector, shops, clusters);
+          case "faults" -> faults(Faults.underLoad(injector, shops, clusters, options,
+              options.demo ? progress::println : null));
           default -> flood(injector, shops);
         };
         for (String system : systems) {
@@ -201,7 +212,9 @@ public final class LoadTool {
     } finally {
       clusters.values().forEach(Cluster::close);
     }
-    compareFaults();
+    if (!faults.isEmpty()) {
+      md.append(FaultsReport.markdown(faults, workloads.get("faults"), options, NODES));
+    }
     for (String system : systems) {
       md.append("## ").append(system).append("\n\n");
       for (String profile : options.profiles) {
@@ -235,8 +248,13 @@ public final class LoadTool {
     }
     Path mdFile = options.out.resolve(base + ".md");
     Files.writeString(mdFile, md, StandardCharsets.UTF_8);
-    out.print(md);
-    out.println("wrote " + jsonFile + " and " + mdFile);
+    if (options.demo) {
+      out.print(FaultsReport.text(faults, workloads.get("faults"), options, NODES));
+      out.println(System.lineSeparator() + "The full report: " + mdFile + " (and " + jsonFile.getFileName() + ").");
+    } else {
+      out.print(md);
+      out.println("wrote " + jsonFile + " and " + mdFile);
+    }
   }
 
   private static Cluster.Kind kind(String system) {
@@ -254,29 +272,12 @@ public final class LoadTool {
             : ShopWorkload.Routing.ROUND_ROBIN, cluster::isUp);
   }
 
-  /**
-   * Each system in turn: {@code --users} users for {@code --step} while node 1 is killed and
-   * restarted and (Sessionless) the signing key rotates.
-   */
-  private Map<String, List<PhaseResult>> faults(Injector injector, Map<String, ShopWorkload> shops,
-      Map<String, Cluster> clusters) {
+  /** Keeps the faults run's outcomes for its report; its steps, per system. */
+  private Map<String, List<PhaseResult>> faults(Map<String, Faults.Outcome<PhaseResult>> outcomes) {
+    faults.putAll(outcomes);
     Map<String, List<PhaseResult>> steps = new LinkedHashMap<>();
-    shops.forEach((system, shop) -> {
-      Faults.Outcome<PhaseResult> o = Faults.during(clusters.get(system), options.step, options.warmup, options.keepOldKey,
-          () -> injector.runClosed(system + " faults " + options.users + " users", shop,
-              new ClosedPhase(options.users, options.think, options.step, options.thinkDistribution)));
-      injector.revisit(shop.users()); // a user thinking at the end has not yet seen its loss
-      faults.put(system, o);
-      steps.put(system, List.of(o.result()));
-    });
+    outcomes.forEach((system, o) -> steps.put(system, List.of(o.result())));
     return steps;
-  }
-
-  /** The cluster demo's side-by-side table: what each system lost through the same faults. */
-  private void compareFaults() {
-    if (!faults.isEmpty()) {
-      md.append(Faults.table(faults, workloads.get("faults"), options.users, options.think, NODES));
-    }
   }
 
   /** Whether Sessionless lost a session or a cart in any profile; says so on {@code progress}. */

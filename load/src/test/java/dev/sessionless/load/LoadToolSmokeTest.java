@@ -122,53 +122,6 @@ class LoadToolSmokeTest {
     assertEquals(0, sessionless.path("flood").path("cartsLost").asLong());
   }
 
-  private static final String[] FAULTS = {"faults", "--users=6", "--step=2500ms", "--warmup=200ms",
-      "--system-warmup=800ms"}; // and no --jit-settle: faults alone never waits for the JIT
-
-  private static String[] args(Path dir, String... more) {
-    String[] all = java.util.Arrays.copyOf(FAULTS, FAULTS.length + more.length + 1);
-    System.arraycopy(more, 0, all, FAULTS.length, more.length);
-    all[all.length - 1] = "--out=" + dir;
-    return all;
-  }
-
-  /** The cluster demo with its baselines, short: every system through the same node kill and rotation. */
-  @Test
-  void theFaultsDemoShowsEverySystemSideBySideAndExitsZeroWhenSessionlessLostNothing(@TempDir Path dir) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    int code = LoadTool.run(args(dir), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(progress, true, StandardCharsets.UTF_8));
-    String printed = out.toString(StandardCharsets.UTF_8);
-    assertEquals(0, code, progress.toString(StandardCharsets.UTF_8) + printed);
-    assertTrue(printed.contains("| system | journeys completed | carts lost | sessions lost | requests failed |"), printed);
-    for (String system : List.of("sessionless", "session-sticky", "session-nonsticky", "spring-session-redis")) {
-      assertTrue(printed.contains("| " + system + " | "), system + " missing in\n" + printed);
-    }
-    Path json;
-    try (Stream<Path> s = Files.list(dir)) {
-      json = s.filter(f -> f.toString().endsWith(".json")).findFirst().orElseThrow();
-    }
-    JsonNode systems = new ObjectMapper().readTree(json.toFile()).path("systems");
-    assertEquals(0, systems.path("sessionless").path("faults").path("sessionsLost").asLong(), systems.toPrettyString());
-    assertEquals(0, systems.path("spring-session-redis").path("faults").path("sessionsLost").asLong(), systems.toPrettyString());
-    assertEquals(2, systems.path("session-sticky").path("faults").path("sessionsLost").asLong(), systems.toPrettyString());
-    assertTrue(systems.path("session-nonsticky").path("faults").path("sessionsLost").asLong() > 0, systems.toPrettyString());
-    assertEquals(3, systems.path("sessionless").path("faults").path("events").size(), systems.toPrettyString());
-    assertTrue(printed.contains("then JIT settling off."), "faults alone does not wait for the JIT: " + printed);
-  }
-
-  /** A rotation that drops the old key loses Sessionless sessions: the demo must fail, with status 3. */
-  @Test
-  void theFaultsDemoExitsWithThreeWhenSessionlessLosesSessions(@TempDir Path dir) {
-    ByteArrayOutputStream progress = new ByteArrayOutputStream();
-    int code = LoadTool.run(args(dir, "--systems=sessionless", "--rotation=drop-old"),
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-        new PrintStream(progress, true, StandardCharsets.UTF_8));
-    assertEquals(3, code, progress.toString(StandardCharsets.UTF_8));
-    assertTrue(progress.toString(StandardCharsets.UTF_8).contains("Sessionless lost"), progress.toString(StandardCharsets.UTF_8));
-  }
-
   @Test
   void withoutRedisServerTheToolSaysHowToInstallItAndRunsTheOthers(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

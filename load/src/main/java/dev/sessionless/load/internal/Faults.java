@@ -1,14 +1,18 @@
 package dev.sessionless.load.internal;
 
+import dev.sessionless.load.ClosedPhase;
+import dev.sessionless.load.Injector;
 import dev.sessionless.load.PhaseResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -19,6 +23,12 @@ import java.util.function.Supplier;
 public final class Faults {
   /** The node that is killed and restarted. */
   public static final int NODE = 1;
+  /** When node {@link #NODE} is killed: this share of the measured window (after the step's warm-up). */
+  static final double KILL_AT = 0.30;
+  /** When a fresh node {@link #NODE} starts on its port, with empty memory. */
+  static final double RESTART_AT = 0.55;
+  /** When the Sessionless nodes' signing key rotates. */
+  static final double ROTATE_AT = 0.75;
 
   /** One fault, {@code atSeconds} after the step began. */
   public record Event(double atSeconds, String what) {
@@ -52,12 +62,12 @@ public final class Faults {
     long start = System.nanoTime();
     long measured = duration.minus(warmup).toNanos();
     long from = warmup.toNanos();
-    schedule(timer, start, from + (long) (0.30 * measured), events, "node " + NODE + " killed",
+    schedule(timer, start, from + (long) (KILL_AT * measured), events, "node " + NODE + " killed",
         () -> cluster.stopNode(NODE));
-    schedule(timer, start, from + (long) (0.55 * measured), events, "node " + NODE + " restarted (empty memory)",
+    schedule(timer, start, from + (long) (RESTART_AT * measured), events, "node " + NODE + " restarted (empty memory)",
         () -> cluster.restartNode(NODE));
     if (cluster.kind() == Cluster.Kind.SESSIONLESS) {
-      schedule(timer, start, from + (long) (0.75 * measured), events,
+      schedule(timer, start, from + (long) (ROTATE_AT * measured), events,
           keepOldKey ? "signing key rotated (old key kept for verification)" : "signing key replaced (old key dropped)",
           () -> cluster.rotateKeys(keepOldKey));
     }
@@ -78,32 +88,27 @@ public final class Faults {
   public record Outcome<T>(T result, List<Event> events) {}
 
   /**
-   * The side-by-side Markdown table of a faults run: per system, journeys completed, carts and
-   * sessions lost, requests failed, p50/p99 and the largest Cookie header, then the faults' times.
+   * The {@code faults} profile: each system in turn, {@code options.users} users for {@code
+   * options.step} while the faults hit its cluster; then every user comes back once, untimed, so
+   * a loss that no request saw during the step (a user thinking at the end) still counts.
+   *
+   * @param say receives one line as each system starts (the demo's progress), or null for none
+   * @return per system, in the order of {@code shops}, its step's result and the faults that hit it
    */
-  public static String table(Map<String, Outcome<PhaseResult>> outcomes, Map<String, ShopWorkload> shops, int users,
-      Duration think, int nodes) {
-    int onNode = 0;
-    for (int id = 0; id < users; id++) {
-      onNode += id % nodes == NODE ? 1 : 0;
-    }
-    StringBuilder md = new StringBuilder();
-    md.append("## Faults under load: node ").append(NODE).append(" killed and restarted, key rotated\n\n")
-        .append(users).append(" users per system, think time ").append(think.toMillis())
-        .append(" ms; the session-sticky users on the killed node are ").append(onNode).append(".\n\n")
-        .append("| system | journeys completed | carts lost | sessions lost | requests failed | p50 | p99 | largest Cookie header |\n")
-        .append("|---|---|---|---|---|---|---|---|\n");
-    outcomes.forEach((system, o) -> {
-      ShopWorkload shop = shops.get(system);
-      PhaseResult r = o.result();
-      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s | %s | %d bytes |%n", system,
-          shop.journeysCompleted(), shop.cartsLost(), shop.sessionsLost(), r.errors(), ReportText.ms(r.p50()), ReportText.ms(r.p99()),
-          shop.maxCookieBytes()));
+  public static Map<String, Outcome<PhaseResult>> underLoad(Injector injector, Map<String, ShopWorkload> shops,
+      Map<String, Cluster> clusters, Options options, Consumer<String> say) {
+    Map<String, Outcome<PhaseResult>> outcomes = new LinkedHashMap<>();
+    shops.forEach((system, shop) -> {
+      if (say != null) {
+        say.accept(FaultsReport.name(system) + ": " + options.users + " users shop for " + FaultsReport.seconds(options.step)
+            + " while node " + NODE + " is killed and restarted" + (system.equals("sessionless") ? " and the key rotates" : ""));
+      }
+      outcomes.put(system, during(clusters.get(system), options.step, options.warmup, options.keepOldKey,
+          () -> injector.runClosed(system + " faults " + options.users + " users", shop,
+              new ClosedPhase(options.users, options.think, options.step, options.thinkDistribution))));
+      injector.revisit(shop.users());
     });
-    md.append('\n');
-    outcomes.forEach((system, o) -> md.append("- ").append(system).append(": ")
-        .append(String.join(", ", o.events().stream().map(Event::toString).toList())).append('\n'));
-    return md.append('\n').toString();
+    return outcomes;
   }
 
   private static void schedule(ScheduledExecutorService timer, long start, long atNanos, List<Event> events,

@@ -20,8 +20,22 @@ public final class Options {
   public static final String PADDED = "session-sticky-padded";
   /** Systems run only when named: the padded baseline, a measuring aid rather than an alternative. */
   public static final List<String> EXTRA_SYSTEMS = List.of(PADDED);
+  /**
+   * The root README's demo: the {@code faults} profile alone, with {@link #DEMO_STEP},
+   * {@link #DEMO_SYSTEM_WARMUP} and the library's default tokens ({@code dir}, {@code deflate}) as defaults, its files under {@link #DEMO_OUT} and only the side-by-side
+   * table and what each system lost on standard output.
+   */
+  public static final String DEMO = "demo";
+  /** The demo's default {@code --step}: each system's time under the faults. */
+  static final String DEMO_STEP = "8s";
+  /** The demo's default {@code --system-warmup}. */
+  static final String DEMO_SYSTEM_WARMUP = "3s";
+  /** The demo's default {@code --out}: the build's own directory, not the results kept in git. */
+  static final String DEMO_OUT = "load/target/demo";
 
   public final List<String> profiles;
+  /** Whether this is the README's demo ({@link #DEMO}): {@link #profiles} is then {@code faults} alone. */
+  public final boolean demo;
   public final List<String> systems;
   public final int maxUsers;
   public final Duration step;
@@ -60,8 +74,9 @@ public final class Options {
   /** The Sessionless nodes' token algorithm: {@code HS256} (the default) or {@code DIR_A256GCM}. */
   public final dev.sessionless.core.Algorithm sessionlessAlgorithm;
 
-  private Options(Map<String, String> o, List<String> profiles) {
+  private Options(Map<String, String> o, List<String> profiles, boolean demo) {
     this.profiles = profiles;
+    this.demo = demo;
     this.systems = List.of(o.getOrDefault("systems", String.join(",", SYSTEMS)).split(","));
     for (String s : systems) {
       if (!SYSTEMS.contains(s) && !EXTRA_SYSTEMS.contains(s)) {
@@ -69,7 +84,7 @@ public final class Options {
       }
     }
     this.maxUsers = integer(o, "max-users", 64);
-    this.step = duration(o, "step", "5s");
+    this.step = duration(o, "step", demo ? DEMO_STEP : "5s");
     this.warmup = duration(o, "warmup", "1s");
     this.think = duration(o, "think", "0ms");
     String thinkDistribution = o.getOrDefault("think-distribution", "exponential");
@@ -78,7 +93,7 @@ public final class Options {
       case "fixed" -> dev.sessionless.load.ClosedPhase.Think.FIXED;
       default -> throw bad("--think-distribution must be exponential or fixed, got '" + thinkDistribution + "'");
     };
-    this.systemWarmup = duration(o, "system-warmup", "10s");
+    this.systemWarmup = duration(o, "system-warmup", demo ? DEMO_SYSTEM_WARMUP : "10s");
     this.jitSettle = duration(o, "jit-settle", "120s");
     this.startRate = number(o, "start-rate", 200);
     this.rateFactor = number(o, "rate-factor", 1.5);
@@ -87,10 +102,13 @@ public final class Options {
     this.soakDuration = duration(o, "duration", "60s");
     this.p99LimitMillis = number(o, "p99-limit", 200);
     this.targetRate = number(o, "target-rate", 1500);
-    this.out = Path.of(o.getOrDefault("out", "benchmarks/results"));
+    this.out = Path.of(o.getOrDefault("out", demo ? DEMO_OUT : "benchmarks/results"));
     this.users = integer(o, "users", 12);
     this.forks = integer(o, "forks", 1);
     this.fork = o.getOrDefault("fork", "");
+    if (demo && (forks != 1 || !fork.isEmpty())) {
+      throw bad("demo runs in this JVM alone: --forks is for comparing speed (peak)");
+    }
     if (!fork.isEmpty() && !fork.matches("[1-9][0-9]*/[1-9][0-9]*")) {
       throw bad("--fork is set by --forks, as i/N; got '" + fork + "'");
     }
@@ -114,11 +132,12 @@ public final class Options {
     }
     try {
       this.sessionlessCompression = dev.sessionless.core.Compression.fromName(
-          o.getOrDefault("sessionless-compression", "none"));
+          o.getOrDefault("sessionless-compression", demo ? "deflate" : "none"));
     } catch (IllegalArgumentException e) {
       throw bad("--sessionless-" + e.getMessage());
     }
-    String alg = o.getOrDefault("sessionless-algorithm", "hs256");
+    // The demo shows the library's default tokens (the cookie a user gets); measurements keep HS256.
+    String alg = o.getOrDefault("sessionless-algorithm", demo ? "dir" : "hs256");
     this.sessionlessAlgorithm = switch (alg) {
       case "hs256" -> dev.sessionless.core.Algorithm.HS256;
       case "dir" -> dev.sessionless.core.Algorithm.DIR_A256GCM;
@@ -140,7 +159,11 @@ public final class Options {
       throw bad("name a profile first");
     }
     List<String> profiles = new ArrayList<>();
-    for (String p : args[0].split(",")) {
+    boolean demo = args[0].equals(DEMO);
+    for (String p : demo ? new String[] {"faults"} : args[0].split(",")) {
+      if (p.equals(DEMO)) {
+        throw bad("demo runs alone: it is the faults profile with its own defaults");
+      }
       if (!PROFILES.contains(p)) {
         throw bad("unknown profile '" + p + "'");
       }
@@ -155,7 +178,7 @@ public final class Options {
       }
       o.put(a.substring(2, eq), a.substring(eq + 1));
     }
-    Options options = new Options(o, List.copyOf(profiles));
+    Options options = new Options(o, List.copyOf(profiles), demo);
     for (String k : o.keySet()) {
       if (!List.of("systems", "max-users", "step", "warmup", "jit-settle", "think", "think-distribution",
           "start-rate", "rate-factor",
@@ -170,7 +193,11 @@ public final class Options {
   /** The usage text. */
   public static String usage() {
     return String.join(System.lineSeparator(),
-        "usage: LoadTool PROFILE[,PROFILE...] [--name=value ...]",
+        "usage: LoadTool PROFILE[,PROFILE...] [--name=value ...]   or   LoadTool demo [--name=value ...]",
+        "  demo:     the README's demo: faults on every system, --step=" + DEMO_STEP + " --system-warmup="
+            + DEMO_SYSTEM_WARMUP + " --out=" + DEMO_OUT,
+        "            --sessionless-algorithm=dir --sessionless-compression=deflate (the library's default tokens),",
+        "            printing only the side-by-side table and what each system lost",
         "  profiles: peak (closed ramp 1, 2, 4 ... max-users; USL fit), stress (open rate ramp until p99 > limit,",
         "            errors or a saturated injector), soak (steady open rate for --duration), flood (max-users at once),",
         "            faults (--users users for --step while a node is killed and restarted and the key rotates;",
