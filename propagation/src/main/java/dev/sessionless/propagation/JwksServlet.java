@@ -43,7 +43,7 @@ public final class JwksServlet extends HttpServlet {
 
   private JwksServlet(Builder b) {
     this.documents = new JwksDocument.Current(b.keys);
-    this.cacheControl = "public, max-age=" + b.maxAge.getSeconds();
+    this.cacheControl = JwksDocument.cacheControl(b.maxAge);
   }
 
   /** A builder; {@code keys} is required. */
@@ -99,10 +99,7 @@ public final class JwksServlet extends HttpServlet {
      * Whole seconds, from 0 to one day.
      */
     public Builder maxAge(Duration maxAge) {
-      Objects.requireNonNull(maxAge, "maxAge");
-      if (maxAge.isNegative() || maxAge.getNano() != 0 || maxAge.compareTo(Duration.ofDays(1)) > 0) {
-        throw new IllegalArgumentException("maxAge must be whole seconds from 0 to one day, got " + maxAge);
-      }
+      JwksDocument.cacheControl(maxAge);
       this.maxAge = maxAge;
       return this;
     }

@@ -57,6 +57,19 @@ public final class JwksDocument {
     return new JwksDocument(set, body, etag);
   }
 
+  /**
+   * The {@code Cache-Control} value for documents verifiers may cache for {@code maxAge}.
+   *
+   * @throws IllegalArgumentException unless it is whole seconds from 0 to one day
+   */
+  public static String cacheControl(java.time.Duration maxAge) {
+    Objects.requireNonNull(maxAge, "maxAge");
+    if (maxAge.isNegative() || maxAge.getNano() != 0 || maxAge.compareTo(java.time.Duration.ofDays(1)) > 0) {
+      throw new IllegalArgumentException("maxAge must be whole seconds from 0 to one day, got " + maxAge);
+    }
+    return "public, max-age=" + maxAge.getSeconds();
+  }
+
   /** The document's bytes (a copy). */
   public byte[] body() {
     return body.clone();
