@@ -1,7 +1,9 @@
 package dev.sessionless.gateway;
 
 import dev.sessionless.propagation.InternalTokenMinter;
+import dev.sessionless.propagation.reactive.JwksWebHandler;
 import dev.sessionless.spring.boot.InternalTokenSigningKeys;
+import dev.sessionless.spring.boot.PropagationFactory;
 import dev.sessionless.spring.boot.PropagationSendProperties;
 import dev.sessionless.spring.boot.SessionlessPropagationProperties;
 import java.util.ArrayList;
@@ -16,6 +18,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.session.CookieWebSessionIdResolver;
@@ -49,6 +53,9 @@ public class SessionlessGatewayAutoConfiguration {
   /** WebFlux's own session cookie name, kept at the gateway by default too when its manager is not the default. */
   static final String WEBFLUX_SESSION_COOKIE = "SESSION";
 
+  /** The JWKS endpoint's web filter order: ahead of Spring Security's chain and everything else. */
+  static final int JWKS_ORDER = Ordered.HIGHEST_PRECEDENCE + 40;
+
   /** Used by Spring; applications do not construct this class. */
   public SessionlessGatewayAutoConfiguration() {}
 
@@ -56,7 +63,7 @@ public class SessionlessGatewayAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   InternalTokenSigningKeys sessionlessInternalTokenSigningKeys(SessionlessPropagationProperties properties) {
-    return GatewaySigningKeys.load(properties.getSend());
+    return PropagationFactory.signingKeys(properties.getSend());
   }
 
   /** The minter: the gateway's issuer, keys and token lifetime. */
@@ -64,13 +71,7 @@ public class SessionlessGatewayAutoConfiguration {
   @ConditionalOnMissingBean
   InternalTokenMinter sessionlessInternalTokenMinter(SessionlessPropagationProperties properties,
       InternalTokenSigningKeys keys) {
-    PropagationSendProperties p = properties.getSend();
-    try {
-      return InternalTokenMinter.builder().keys(keys.keyring()).algorithm(keys.algorithm()).issuer(p.getIssuer())
-          .timeToLive(p.getTimeToLive()).build();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalStateException("sessionless.propagation.send: " + e.getMessage() + " (issuer, time-to-live)", e);
-    }
+    return PropagationFactory.minter(properties.getSend(), keys);
   }
 
   /** Sessions from the authenticated principal and the {@code WebSession}. */
@@ -91,16 +92,21 @@ public class SessionlessGatewayAutoConfiguration {
         sessionCookies(gateway, environment, webSessions.getIfUnique()));
   }
 
-  /** The JWKS endpoint at {@code sessionless.propagation.send.jwks.path}, ahead of Spring Security. */
+  /**
+   * The JWKS endpoint ({@link JwksWebHandler}) at {@code sessionless.propagation.send.jwks.path},
+   * ahead of every other web filter, Spring Security's chain ({@code -100}) included: the keys
+   * are public, and the application's security rules stay as it wrote them.
+   */
   @Bean
+  @Order(JWKS_ORDER)
   @ConditionalOnMissingBean(name = "sessionlessJwksWebFilter")
   @ConditionalOnBooleanProperty(name = "sessionless.propagation.send.jwks.enabled", matchIfMissing = true)
   WebFilter sessionlessJwksWebFilter(SessionlessPropagationProperties properties, InternalTokenSigningKeys keys) {
     PropagationSendProperties.Jwks p = properties.getSend().getJwks();
     try {
-      return new JwksWebFilter(keys.keyring(), p.getPath(), p.getMaxAge());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalStateException(e.getMessage(), e);
+      return JwksWebHandler.builder().keys(keys.keyring()).maxAge(p.getMaxAge()).build().at(p.getPath());
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalStateException("sessionless.propagation.send.jwks (path, max-age): " + e.getMessage(), e);
     }
   }
 

@@ -283,7 +283,7 @@ public final class SessionlessInternalTokenGatewayFilterFactory
   }
 
   /** Answers at the gateway: {@code status}, {@code Cache-Control: no-store}, one plain-text line. */
-  static Mono<Void> answer(ServerWebExchange exchange, HttpStatus status, String line) {
+  private static Mono<Void> answer(ServerWebExchange exchange, HttpStatus status, String line) {
     ServerHttpResponse response = exchange.getResponse();
     response.setStatusCode(status);
     HttpHeaders h = response.getHeaders();

@@ -10,9 +10,9 @@ import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
-import dev.sessionless.propagation.InternalTokenFilter;
 import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.TraceContext;
+import dev.sessionless.propagation.reactive.InternalTokenWebFilter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,8 +41,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Spring Cloud Gateway as the edge, all real on loopback: the gateway is a Boot WebFlux
  * application on Reactor Netty with Spring Security's form login and the {@code
  * SessionlessInternalToken} route filter ({@link EdgeGatewayApp}); the orders and billing
- * services are Jetty servers with the servlet {@link InternalTokenFilter}, each verifying its own
- * audience with the gateway's public keys, which it fetches from the gateway's JWKS endpoint.
+ * services are WebFlux applications on their own Reactor Netty servers with {@link
+ * InternalTokenWebFilter}, each verifying its own audience with the gateway's public keys, which
+ * it fetches from the gateway's JWKS endpoint (the keyring's HTTP key source).
  */
 @Timeout(120)
 class GatewayEdgeEndToEndTest {
@@ -81,7 +82,7 @@ class GatewayEdgeEndToEndTest {
       Keyring gatewayPublic = Keyring.builder().jwksUrl(jwks).httpAllowInsecurePlainHttp(true)
           .httpRefreshBounds(Duration.ofMillis(200), Duration.ofSeconds(1)).build();
       serviceKeyrings.add(gatewayPublic);
-      service.verifyWith(InternalTokenFilter.builder().verifier(InternalTokenVerifier.builder()
+      service.verifyWith(InternalTokenWebFilter.builder().verifier(InternalTokenVerifier.builder()
           .audience(service.name).issuer(ISSUER, gatewayPublic).build()).build());
     }
   }
