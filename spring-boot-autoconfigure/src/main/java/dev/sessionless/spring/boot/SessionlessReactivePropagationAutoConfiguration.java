@@ -32,7 +32,7 @@ import reactor.core.publisher.Mono;
  * the sending side when {@code sessionless.propagation.send.issuer} is set.
  *
  * <p><b>Receiving</b>: the {@link InternalTokenIssuers}, the {@link InternalTokenVerifier} (with
- * the application's {@link RevocationSource} bean, or the one {@code sessionless.revocation.*}
+ * the application's {@link dev.sessionless.core.RevocationSource} bean, or the one {@code sessionless.revocation.*}
  * describes) and an {@link InternalTokenWebFilter}, as the {@code WebFilter} bean {@code
  * sessionlessInternalTokenWebFilter} for {@code receive.url-patterns} (servlet syntax:
  * {@code /*}, {@code /internal/*}, {@code *.json}, exact paths) at {@code receive.filter-order},
