@@ -6,11 +6,9 @@ import dev.sessionless.core.TokenException;
 import dev.sessionless.core.internal.RawJson;
 import dev.sessionless.core.internal.StateAccess;
 import dev.sessionless.webflux.SessionUnavailableException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +34,6 @@ public final class TokenWebSession implements WebSession {
   /** The exchange attribute holding the {@link TokenException.Reason} a token was refused for. */
   public static final String REJECTION_ATTRIBUTE = "dev.sessionless.webflux.rejection";
   private static final System.Logger LOG = System.getLogger("dev.sessionless.webflux.SessionlessWebSessionManager");
-  private static final SecureRandom RANDOM = new SecureRandom();
   /** How long past a token's last possible expiry its revocation is kept: more than any clock skew. */
   private static final Duration REVOCATION_MARGIN = Duration.ofMinutes(10);
 
@@ -137,9 +134,7 @@ public final class TokenWebSession implements WebSession {
   }
 
   private static String newId() {
-    byte[] b = new byte[16];
-    RANDOM.nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    return SessionIds.next();
   }
 
   @Override

@@ -140,6 +140,7 @@ public final class WebSettings {
       throw new IllegalArgumentException("renewalFraction must be in (0, 1], got " + fraction);
     }
     CookieRules cookies = CookieRules.of(o, LOG);
+    SessionIds.warm();
     Algorithm algorithm = algorithm(o, clock);
     TokenCodec.Builder codec = TokenCodec.builder().keys(o.keys).clock(clock).stateMapper(mapper)
         .timeToLive(inactive).maxTokenLength(cookies.maxTokenLength()).algorithm(algorithm);
