@@ -158,7 +158,11 @@ public final class TokenWebSession implements WebSession {
     return !invalidated && (started || token != null || !attributes.entries.isEmpty());
   }
 
-  /** A new id, the attributes kept; the session counts as authenticated now (as on a login). */
+  /**
+   * A new id, the attributes kept; the session counts as authenticated now (as on a login). On
+   * an invalidated session it does nothing: Spring Security's context repository calls it after
+   * every save, the empty one a logout makes included.
+   */
   @Override
   public Mono<Void> changeSessionId() {
     return Mono.fromRunnable(this::changeIdNow);
@@ -166,7 +170,7 @@ public final class TokenWebSession implements WebSession {
 
   private synchronized void changeIdNow() {
     if (invalidated) {
-      throw new IllegalStateException("changeSessionId: the session has been invalidated");
+      return;
     }
     id = newId();
     changed = true;
@@ -176,6 +180,9 @@ public final class TokenWebSession implements WebSession {
 
   /** Marks a login: a new id, the subject, and an {@code auth_time} of now. */
   public synchronized String loggedIn(String subject) {
+    if (invalidated) {
+      throw new IllegalStateException("loggedIn: the session has been invalidated");
+    }
     changeIdNow();
     loginSubject = subject;
     return id;
