@@ -35,7 +35,6 @@ import reactor.core.scheduler.Schedulers;
 public final class TokenWebSession implements WebSession {
   /** The exchange attribute holding the {@link TokenException.Reason} a token was refused for. */
   public static final String REJECTION_ATTRIBUTE = "dev.sessionless.webflux.rejection";
-  private static final System.Logger LOG = System.getLogger("dev.sessionless.webflux.SessionlessWebSessionManager");
   /** How long past a token's last possible expiry its revocation is kept: more than any clock skew. */
   private static final Duration REVOCATION_MARGIN = Duration.ofMinutes(10);
 
@@ -126,7 +125,7 @@ public final class TokenWebSession implements WebSession {
 
   private static TokenWebSession rejected(WebSettings settings, ServerWebExchange exchange, CookieRules.Incoming in,
       long now, TokenException.Reason reason) {
-    LOG.log(System.Logger.Level.DEBUG, "session token refused (" + reason + "): a fresh session starts");
+    settings.log.rejected(reason);
     settings.listener.sessionRejected(reason);
     exchange.getAttributes().put(REJECTION_ATTRIBUTE, reason);
     TokenWebSession s = fresh(settings, exchange, in, now);
