@@ -134,6 +134,19 @@ public final class SessionlessWebSessionManager implements WebSessionManager {
         settings.absoluteLifetime())).subscribeOn(Schedulers.boundedElastic()).onErrorMap(SessionUnavailableException::translate).then();
   }
 
+  /**
+   * What the manager does with a stored attribute that no longer reads back as its recorded
+   * class (renamed, changed, or no longer registered between deploys); see {@link
+   * SessionlessWebSessionManagerBuilder#onBadAttribute}. The servlet filter's policy, with the
+   * same two answers.
+   */
+  public enum BadAttribute {
+    /** Leave that attribute out; the others survive, and the next token is written without it. */
+    DROP,
+    /** Start a fresh session, as for a refused token (reason {@code STATE_MAPPING}). */
+    NEW_SESSION
+  }
+
   private static TokenWebSession ours(WebSession session, String what) {
     if (!(session instanceof TokenWebSession)) {
       throw new IllegalArgumentException(what + ": the session is not a Sessionless WebSession (is the"

@@ -207,6 +207,17 @@ public final class SessionlessWebSessionManagerBuilder {
   }
 
   /**
+   * What to do when a stored attribute no longer reads back as its recorded class; {@link
+   * SessionlessWebSessionManager.BadAttribute#DROP} if not set. Either way the exchange goes on
+   * (never a 500), and a WARNING names the attribute and its type, never its value.
+   */
+  public SessionlessWebSessionManagerBuilder onBadAttribute(SessionlessWebSessionManager.BadAttribute policy) {
+    o.newSessionOnBadAttribute = once(o.newSessionOnBadAttribute, "onBadAttribute",
+        Objects.requireNonNull(policy, "policy") == SessionlessWebSessionManager.BadAttribute.NEW_SESSION);
+    return this;
+  }
+
+  /**
    * Checks every session token against this source; a revoked token starts a fresh session. If
    * it is a {@link RevocationStore}, {@code WebSession.invalidate()} revokes the session there
    * ("logout that holds"), on {@code Schedulers.boundedElastic()}, never on the event loop, and

@@ -108,4 +108,24 @@ class WebSessionContentTest {
       assertEquals("count 2", c.get(a.base() + "/count").body());
     }
   }
+
+  @Test
+  void aStoredAttributeNoLongerRegisteredIsDroppedOrStartsAFreshSessionAsThePolicySays() throws Exception {
+    CookieClient c = new CookieClient();
+    try (NettyApp before = new NettyApp(Fixtures.manager().attributeTypes(Item.class).build(), routes())) {
+      c.get(before.base() + "/put");
+    }
+    String token = c.cookies.get("SESSIONLESS");
+    Map<String, NettyApp.Route> show = Map.of("/show", (ex, s) -> Mono.just(s.getAttributes().get("name") + " "
+        + s.getAttributes().get("item") + " " + ex.getAttribute(SessionlessWebSessionManager.REJECTION_ATTRIBUTE)));
+    try (NettyApp dropping = new NettyApp(Fixtures.manager().build(), show);
+        NettyApp strict = new NettyApp(Fixtures.manager()
+            .onBadAttribute(SessionlessWebSessionManager.BadAttribute.NEW_SESSION).build(), show)) {
+      assertEquals("Ada null null", c.get(dropping.base() + "/show").body(), "Item is no longer registered: dropped");
+      c.cookies.put("SESSIONLESS", token);
+      CookieClient.Answer fresh = c.get(strict.base() + "/show");
+      assertEquals(200, fresh.status());
+      assertEquals("null null STATE_MAPPING", fresh.body());
+    }
+  }
 }

@@ -73,6 +73,8 @@ public final class WebSettings {
     public Integer maxChunks;
     /** See the builder's method of the same name. */
     public Integer maxStateBytes;
+    /** See the builder's method {@code onBadAttribute}: whether the policy is {@code NEW_SESSION}. */
+    public Boolean newSessionOnBadAttribute;
     /** See the builder's method of the same name. */
     public RevocationSource revocation;
     /** See the builder's method of the same name. */
@@ -169,7 +171,8 @@ public final class WebSettings {
     }
     RevocationStore store = o.revocation instanceof RevocationStore ? (RevocationStore) o.revocation : null;
     Settings engine = new Settings(codec.build(), new AttributeCodec(mapper, o.types), carrier, clock,
-        (int) inactive.getSeconds(), absolute.getSeconds(), fraction, false, store, listener,
+        (int) inactive.getSeconds(), absolute.getSeconds(), fraction, Boolean.TRUE.equals(o.newSessionOnBadAttribute),
+        store, listener,
         new StateBudget(budget, compressed, advice, SessionTooLargeException::new));
     return new WebSettings(engine, clock, absolute, store);
   }
