@@ -197,6 +197,16 @@ public final class SessionlessWebSessionManagerBuilder {
   }
 
   /**
+   * Carries the token in this request and response header instead of cookies (for APIs, as the
+   * servlet filter's {@code header(...)}); an empty response header value clears it. Cookie
+   * options then do not apply (build refuses them).
+   */
+  public SessionlessWebSessionManagerBuilder header(String name) {
+    o.header = once(o.header, "header", name);
+    return this;
+  }
+
+  /**
    * The most session state the attributes may build up, in bytes as the token stores it: a
    * {@code getAttributes().put(...)} past it throws {@link SessionTooLargeException} and leaves
    * the session unchanged. If not set: what the cookies can carry.

@@ -69,4 +69,20 @@ class WebSessionBehaviourTest {
       assertEquals("cart=[tea]", c.get(a.base() + "/show").body());
     }
   }
+
+  @Test
+  void withAHeaderCarrierTheTokenTravelsInThatHeaderAndNoCookieIsSet() throws Exception {
+    try (NettyApp a = new NettyApp(Fixtures.manager().header("X-Session").build(), Fixtures.cart())) {
+      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      java.net.http.HttpResponse<String> first = http.send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create(a.base() + "/add?item=tea")).timeout(java.time.Duration.ofSeconds(30)).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      String token = first.headers().firstValue("X-Session").orElseThrow();
+      assertEquals(List.of(), first.headers().allValues("Set-Cookie"));
+      java.net.http.HttpResponse<String> again = http.send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create(a.base() + "/show")).header("X-Session", token)
+          .timeout(java.time.Duration.ofSeconds(30)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals("cart=[tea]", again.body());
+    }
+  }
 }

@@ -10,7 +10,8 @@ import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.session.internal.AttributeCodec;
-import dev.sessionless.session.internal.CookieCarrier;
+import dev.sessionless.session.internal.Carrier;
+import dev.sessionless.session.internal.HeaderCarrier;
 import dev.sessionless.session.internal.Settings;
 import dev.sessionless.session.internal.StateBudget;
 import dev.sessionless.webflux.SessionTooLargeException;
@@ -72,6 +73,8 @@ public final class WebSettings {
     /** See the builder's method {@code maxCookieChunks}. */
     public Integer maxChunks;
     /** See the builder's method of the same name. */
+    public String header;
+    /** See the builder's method of the same name. */
     public Integer maxStateBytes;
     /** See the builder's method {@code onBadAttribute}: whether the policy is {@code NEW_SESSION}. */
     public Boolean newSessionOnBadAttribute;
@@ -129,7 +132,7 @@ public final class WebSettings {
       throw new IllegalArgumentException("renewalFraction must be in (0, 1], got " + fraction);
     }
     int chunks = o.maxChunks == null ? DEFAULT_COOKIE_CHUNKS : o.maxChunks;
-    CookieCarrier carrier = CookieOptions.carrier(o, chunks, LOG);
+    Carrier carrier = o.header != null ? header(o) : CookieOptions.carrier(o, chunks, LOG);
     Algorithm algorithm = algorithm(o, clock);
     TokenCodec.Builder codec = TokenCodec.builder().keys(o.keys).clock(clock).stateMapper(mapper)
         .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength()).algorithm(algorithm);
@@ -166,7 +169,8 @@ public final class WebSettings {
       // and the other claims (about 264 bytes with issuer and audience), base64url 4/3 longer.
       long overhead = 190 + (264L + length(o.issuer) + length(o.audience)) * 4 / 3;
       budget = Math.max(256, (carrier.maxTokenLength() - overhead) * 3 / 4);
-      advice = "what " + (chunks == 1 ? "one cookie" : chunks + " cookies (maxCookieChunks)") + " can carry"
+      advice = "what " + (o.header != null ? "the " + o.header + " header"
+          : chunks == 1 ? "one cookie" : chunks + " cookies (maxCookieChunks)") + " can carry"
           + (compressed ? ", after compression" : "");
     }
     RevocationStore store = o.revocation instanceof RevocationStore ? (RevocationStore) o.revocation : null;
@@ -175,6 +179,17 @@ public final class WebSettings {
         store, listener,
         new StateBudget(budget, compressed, advice, SessionTooLargeException::new));
     return new WebSettings(engine, clock, absolute, store);
+  }
+
+  private static Carrier header(Options o) {
+    if (o.cookieName != null || o.cookiePath != null || o.cookieDomain != null || o.cookieMaxAge != null
+        || o.sameSite != null || o.maxChunks != null || o.cookieSecure != null) {
+      throw new IllegalStateException("header(...) carries the token in a header: cookie options do not apply");
+    }
+    if (o.header.isEmpty()) {
+      throw new IllegalArgumentException("header name must not be empty");
+    }
+    return new HeaderCarrier(o.header);
   }
 
   private static int length(String s) {
