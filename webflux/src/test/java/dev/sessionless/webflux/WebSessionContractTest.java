@@ -86,4 +86,21 @@ class WebSessionContractTest {
       assertEquals("cart=[tea]", c.get(a.base() + "/show").body(), "the client's session is as it was");
     }
   }
+
+  @Test
+  void changeSessionIdAfterInvalidateDoesNothingAsSpringSecuritysLogoutMayCallIt() throws Exception {
+    // Spring Security's WebSessionServerSecurityContextRepository.save calls changeSessionId()
+    // after every save, also the empty one a logout makes, whichever order the handlers run in.
+    Map<String, NettyApp.Route> routes = new HashMap<>(Fixtures.cart());
+    routes.put("/logout-then-save", (ex, s) -> s.invalidate().then(Mono.fromRunnable(() ->
+        s.getAttributes().remove("SPRING_SECURITY_CONTEXT"))).then(s.changeSessionId()).thenReturn("out"));
+    try (NettyApp a = new NettyApp(Fixtures.manager().build(), routes)) {
+      CookieClient c = new CookieClient();
+      c.get(a.base() + "/add?item=tea");
+      CookieClient.Answer r = c.get(a.base() + "/logout-then-save");
+      assertEquals(200, r.status());
+      assertTrue(c.cookies.isEmpty(), "the session's cookie is cleared");
+      assertEquals("cart=null", c.get(a.base() + "/show").body());
+    }
+  }
 }
