@@ -119,13 +119,14 @@ public final class LoadTool {
     if (!options.fork.isEmpty()) {
       json.put("fork", options.fork);
     }
+    String nodes = options.systems.contains(Options.WEBFLUX) ? " (Reactor Netty for " + Options.WEBFLUX + ")" : "";
     json.put("routing", "by the load client: round-robin per request, or sticky per user; 3 Jetty nodes per system"
-        + " on loopback, injector in the same JVM");
+        + nodes + " on loopback, injector in the same JVM");
     md.append("# Load run ").append(base).append("\n\n")
-        .append(String.format(Locale.ROOT, "%s, %d CPUs, commit %s. Three embedded Jetty 12 nodes per system on"
+        .append(String.format(Locale.ROOT, "%s, %d CPUs, commit %s. Three embedded Jetty 12 nodes per system%s on"
             + " loopback, routed by the load client; the injector shares the machine. Sessionless tokens: %s."
             + " Indicative figures only.%n%n",
-            json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit, ReportText.tokens(options)));
+            json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit, nodes, ReportText.tokens(options)));
     json.put("sessionlessTokens", ReportText.tokens(options));
     if (!options.think.isZero()) {
       md.append(ReportText.thinkLine(options)).append("\n\n");
@@ -260,6 +261,7 @@ public final class LoadTool {
   private static Cluster.Kind kind(String system) {
     return switch (system) {
       case "sessionless" -> Cluster.Kind.SESSIONLESS;
+      case Options.WEBFLUX -> Cluster.Kind.SESSIONLESS_WEBFLUX;
       case "spring-session-redis" -> Cluster.Kind.SPRING_SESSION_REDIS;
       default -> Cluster.Kind.HTTP_SESSION;
     };
@@ -284,9 +286,11 @@ public final class LoadTool {
   private boolean sessionlessLost(PrintStream progress) {
     long lost = 0;
     for (Map<String, ShopWorkload> shops : workloads.values()) {
-      ShopWorkload shop = shops.get("sessionless");
-      if (shop != null) {
-        lost += shop.sessionsLost() + shop.cartsLost();
+      for (String system : List.of("sessionless", Options.WEBFLUX)) {
+        ShopWorkload shop = shops.get(system);
+        if (shop != null) {
+          lost += shop.sessionsLost() + shop.cartsLost();
+        }
       }
     }
     if (lost > 0) {

@@ -38,7 +38,9 @@ import org.springframework.session.web.http.SessionRepositoryFilter;
  * Nodes of embedded Jetty 12 on loopback running the {@link ShopServlet}, with the session kept
  * by the Sessionless filter (the nodes share one key set and nothing else), by each node's own
  * in-memory {@code HttpSession} store, or by Spring Session in a Redis that the cluster starts
- * on loopback and every node reaches through its own Lettuce connection.
+ * on loopback and every node reaches through its own Lettuce connection; or nodes of Reactor
+ * Netty running the same shop on WebFlux with Sessionless's {@code WebSession} ({@link
+ * WebFluxNode}).
  *
  * <p>Faults: {@link #stopNode(int)} takes a node out of the balancer's rotation and stops it
  * (its memory is gone), {@link #restartNode(int)} starts a fresh one on the same port, and
@@ -57,7 +59,17 @@ public final class Cluster implements AutoCloseable {
      */
     HTTP_SESSION_PADDED,
     /** Spring Session's {@code SessionRepositoryFilter} over a {@code RedisSessionRepository}. */
-    SPRING_SESSION_REDIS
+    SPRING_SESSION_REDIS,
+    /**
+     * WebFlux on Reactor Netty with Sessionless's token-backed {@code WebSession}: the session is a
+     * signed (or encrypted) cookie, any node serves any request.
+     */
+    SESSIONLESS_WEBFLUX;
+
+    /** Whether the session is a token made with the cluster's keys, which {@link #rotateKeys} rotates. */
+    public boolean tokens() {
+      return this == SESSIONLESS || this == SESSIONLESS_WEBFLUX;
+    }
   }
 
   private final Kind kind;
@@ -76,7 +88,8 @@ public final class Cluster implements AutoCloseable {
   private volatile long appCpuNanos;
   private final KeySource keySource = () -> keys;
 
-  private record Node(Server server, int port, LettuceConnectionFactory redis) {}
+  /** A running node: its port, and how to kill it (as a dead process: memory and connections gone). */
+  private record Node(int port, Runnable kill) {}
 
   private Cluster(Kind kind, int count, RedisServer redis, int headerCache, Algorithm algorithm,
       dev.sessionless.core.Compression compression, int padding) {
@@ -199,6 +212,10 @@ public final class Cluster implements AutoCloseable {
   }
 
   private Node startNode(int port) {
+    if (kind == Kind.SESSIONLESS_WEBFLUX) {
+      WebFluxNode node = WebFluxNode.start(port, keySource, algorithm, compression, () -> appCpuNanos);
+      return new Node(node.port(), node::kill);
+    }
     Server server = new Server();
     server.setStopTimeout(0); // a kill, not a graceful shutdown: requests in flight fail
     LettuceConnectionFactory connections = null;
@@ -231,9 +248,10 @@ public final class Cluster implements AutoCloseable {
       context.addServlet(new ServletHolder(new ShopServlet(() -> appCpuNanos)), "/shop/*");
       server.setHandler(kind == Kind.HTTP_SESSION_PADDED ? new PaddingCookieHandler(padding, context) : context);
       server.start();
-      return new Node(server, connector.getLocalPort(), connections);
+      LettuceConnectionFactory redisConnections = connections;
+      return new Node(connector.getLocalPort(), () -> stopQuietly(server, redisConnections));
     } catch (Exception e) {
-      stopQuietly(new Node(server, port, connections));
+      stopQuietly(server, connections);
       throw new LoadException(LoadException.Reason.SYSTEM_FAILED, "could not start a " + kind + " node: " + e, e);
     }
   }
@@ -302,7 +320,7 @@ public final class Cluster implements AutoCloseable {
    */
   public void stopNode(int index) {
     down.set(index, 1);
-    stopQuietly(snapshot().get(index));
+    snapshot().get(index).kill().run();
   }
 
   /**
@@ -327,7 +345,7 @@ public final class Cluster implements AutoCloseable {
    * no-op.
    */
   public void rotateKeys(boolean keepOld) {
-    if (kind != Kind.SESSIONLESS) {
+    if (!kind.tokens()) {
       return;
     }
     Instant now = Instant.now();
@@ -345,26 +363,26 @@ public final class Cluster implements AutoCloseable {
     }
   }
 
-  private static void stopQuietly(Node node) {
+  private static void stopQuietly(Server server, LettuceConnectionFactory redis) {
     try {
-      node.server().stop();
+      server.stop();
     } catch (Exception e) {
       // stopping is best effort: the JVM ends the run anyway
     }
-    for (Connector c : node.server().getConnectors()) {
+    for (Connector c : server.getConnectors()) {
       if (c instanceof KillableConnector k) {
         k.closeAccepted(); // as a dead process's sockets: no request waits on this node
       }
     }
-    if (node.redis() != null) {
-      node.redis().destroy();
+    if (redis != null) {
+      redis.destroy();
     }
   }
 
   /** Stops every node and, for Spring Session, the Redis server. */
   @Override
   public void close() {
-    snapshot().forEach(Cluster::stopQuietly);
+    snapshot().forEach(n -> n.kill().run());
     if (redis != null) {
       redis.close();
     }

@@ -17,8 +17,8 @@ import java.util.function.Supplier;
 
 /**
  * Faults injected while a step runs: node {@link #NODE} is killed at 30% of the measured window
- * and a fresh one started on its port at 55%; the signing key rotates at 75% (Sessionless only:
- * the other systems have no key). Each fault is recorded with the second it happened.
+ * and a fresh one started on its port at 55%; the signing key rotates at 75% (Sessionless, on
+ * servlets or WebFlux, only: the other systems have no key). Each fault is recorded with the second it happened.
  */
 public final class Faults {
   /** The node that is killed and restarted. */
@@ -66,7 +66,7 @@ public final class Faults {
         () -> cluster.stopNode(NODE));
     schedule(timer, start, from + (long) (RESTART_AT * measured), events, "node " + NODE + " restarted (empty memory)",
         () -> cluster.restartNode(NODE));
-    if (cluster.kind() == Cluster.Kind.SESSIONLESS) {
+    if (cluster.kind().tokens()) {
       schedule(timer, start, from + (long) (ROTATE_AT * measured), events,
           keepOldKey ? "signing key rotated (old key kept for verification)" : "signing key replaced (old key dropped)",
           () -> cluster.rotateKeys(keepOldKey));
@@ -101,7 +101,7 @@ public final class Faults {
     shops.forEach((system, shop) -> {
       if (say != null) {
         say.accept(FaultsReport.name(system) + ": " + options.users + " users shop for " + FaultsReport.seconds(options.step)
-            + " while node " + NODE + " is killed and restarted" + (system.equals("sessionless") ? " and the key rotates" : ""));
+            + " while node " + NODE + " is killed and restarted" + (clusters.get(system).kind().tokens() ? " and the key rotates" : ""));
       }
       outcomes.put(system, during(clusters.get(system), options.step, options.warmup, options.keepOldKey,
           () -> injector.runClosed(system + " faults " + options.users + " users", shop,

@@ -25,6 +25,7 @@ public final class FaultsReport {
   public static String name(String system) {
     return switch (system) {
       case "sessionless" -> "Sessionless";
+      case Options.WEBFLUX -> "Sessionless on WebFlux";
       case "session-sticky" -> "In-memory sessions (sticky)";
       case "session-nonsticky" -> "In-memory sessions (round-robin)";
       case "spring-session-redis" -> "Spring Session + Redis";
@@ -70,12 +71,14 @@ public final class FaultsReport {
     double measured = (options.step.toMillis() - options.warmup.toMillis()) / 1000.0;
     double from = options.warmup.toMillis() / 1000.0;
     StringBuilder t = new StringBuilder();
-    t.append(wrap(String.format(Locale.ROOT, "%d users per system shop for %s on %d Jetty nodes (a journey: browse, browse,"
+    boolean tokens = outcomes.containsKey("sessionless") || outcomes.containsKey(Options.WEBFLUX);
+    t.append(wrap(String.format(Locale.ROOT, "%d users per system shop for %s on %d %s nodes (a journey: browse, browse,"
         + " add three items, check out; %s). At %.1f s node %d is killed; at %.1f s a fresh one starts in its place, with"
-        + " empty memory%s.", options.users, seconds(options.step), nodes, options.think.isZero()
+        + " empty memory%s.", options.users, seconds(options.step), nodes,
+        outcomes.containsKey(Options.WEBFLUX) ? "Jetty (or Reactor Netty)" : "Jetty", options.think.isZero()
             ? "no pause between requests" : "about " + options.think.toMillis() + " ms between requests",
         from + Faults.KILL_AT * measured, Faults.NODE, from + Faults.RESTART_AT * measured,
-        outcomes.containsKey("sessionless") ? String.format(Locale.ROOT, "; at %.1f s Sessionless's key rotates"
+        tokens ? String.format(Locale.ROOT, "; at %.1f s Sessionless's key rotates"
             + " (its tokens: %s)", from + Faults.ROTATE_AT * measured, ReportText.tokens(options)) : ""), "")).append('\n');
     List<String[]> rows = new ArrayList<>();
     rows.add(HEADINGS);
@@ -100,7 +103,7 @@ public final class FaultsReport {
     String lost = sessions + carts == 0 ? name(system) + " lost nothing"
         : name(system) + " lost " + count(sessions, "session") + " and " + count(carts, "cart");
     return switch (system) {
-      case "sessionless" -> sessions + carts == 0
+      case "sessionless", Options.WEBFLUX -> sessions + carts == 0
           ? lost + ": the session travels in its cookie, so any node serves any request, the restarted one included,"
               + " and tokens made with the old key are still read after the rotation. Its price: the longer cookie, and the"
               + " CPU to write and read it on every request."

@@ -18,8 +18,13 @@ public final class Options {
       "spring-session-redis");
   /** The ceiling baseline: sticky in-memory sessions plus an opaque cookie as long as a token. */
   public static final String PADDED = "session-sticky-padded";
-  /** Systems run only when named: the padded baseline, a measuring aid rather than an alternative. */
-  public static final List<String> EXTRA_SYSTEMS = List.of(PADDED);
+  /** Sessionless's token-backed {@code WebSession} on WebFlux and Reactor Netty. */
+  public static final String WEBFLUX = "sessionless-webflux";
+  /**
+   * Systems run only when named: the padded baseline, a measuring aid rather than an alternative,
+   * and the WebFlux system (kept out of the default four so the demo's runtime does not grow).
+   */
+  public static final List<String> EXTRA_SYSTEMS = List.of(PADDED, WEBFLUX);
   /**
    * The root README's demo: the {@code faults} profile alone, with {@link #DEMO_STEP},
    * {@link #DEMO_SYSTEM_WARMUP} and the library's default tokens ({@code dir}, {@code deflate}) as defaults, its files under {@link #DEMO_OUT} and only the side-by-side
@@ -207,7 +212,10 @@ public final class Options {
         "                                                          or session-sticky-padded: sticky sessions plus an",
         "                                                          opaque --padding=" + Cluster.DEFAULT_PADDING
             + "-character cookie renewed every reply,",
-        "                                                          the ceiling for any session carried in a cookie",
+        "                                                          the ceiling for any session carried in a cookie;",
+        "                                                          or sessionless-webflux: Sessionless's WebSession",
+        "                                                          on WebFlux, three Reactor Netty nodes, round-robin",
+        "                                                          (the --sessionless-* options apply to it too)",
         "  --redis-server=PATH                                     default: redis-server on the PATH, else the",
         "                                                          Redis 6.2 binary this jar carries",
         "  --jetty-header-cache=0                                  every node's Jetty header cache (Jetty's own default",

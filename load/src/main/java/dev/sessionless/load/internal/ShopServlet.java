@@ -7,19 +7,14 @@ import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The shop every system under test runs: an ordinary servlet on {@code HttpSession}, unaware of
- * how the session is kept. {@code /shop/browse?item=…} records the item among the last five
- * viewed, {@code /shop/add?item=…} puts it in the cart, {@code /shop/checkout} empties the cart.
- * Every reply says what the session holds, {@code viewed=V items=N} (for a checkout, N is what
- * it found in the cart), so a client notices a lost session at its next request. A session holds
- * a small profile, the viewed list and the cart: a few hundred bytes of JSON.
+ * The shop every servlet system under test runs: an ordinary servlet on {@code HttpSession},
+ * unaware of how the session is kept, serving {@code /shop/browse?item=…}, {@code
+ * /shop/add?item=…} and {@code /shop/checkout} by the rules in {@link Shop} (which the WebFlux
+ * system's {@link ShopHandler} follows too). Every reply says what the session holds, {@code
+ * viewed=V items=N}, so a client notices a lost session at its next request.
  *
  * <p>By itself the shop does next to no work, so a session's own cost is as large a share of a
  * request as it can be. To size that share for an application that does more, the shop can
@@ -85,45 +80,13 @@ public final class ShopServlet extends HttpServlet {
   protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
     spend(appCpuNanos.getAsLong());
     HttpSession session = req.getSession();
-    if (session.getAttribute("profile") == null) {
-      Map<String, String> profile = new LinkedHashMap<>();
-      profile.put("locale", "en-GB");
-      profile.put("currency", "EUR");
-      profile.put("segment", "returning-customer");
-      profile.put("campaign", "autumn-espresso-2026");
-      session.setAttribute("profile", profile);
+    String body = Shop.serve(req.getPathInfo() == null ? "" : req.getPathInfo(), req.getParameter("item"),
+        new Shop.Session(session::getAttribute, session::setAttribute, session::removeAttribute));
+    if (body == null) {
+      res.sendError(HttpServletResponse.SC_NOT_FOUND);
+      return;
     }
-    String item = req.getParameter("item");
-    String action = req.getPathInfo() == null ? "" : req.getPathInfo();
-    res.setContentType("text/plain;charset=UTF-8");
-    switch (action) {
-      case "/browse" -> {
-        List<String> viewed = list(session, "viewed");
-        viewed.add(item == null ? "none" : item);
-        if (viewed.size() > 5) {
-          viewed.remove(0);
-        }
-        session.setAttribute("viewed", viewed);
-        res.getWriter().print("viewed=" + viewed.size() + " items=" + list(session, "cart").size());
-      }
-      case "/add" -> {
-        List<String> cart = list(session, "cart");
-        cart.add(item == null ? "none" : item);
-        session.setAttribute("cart", cart);
-        res.getWriter().print("viewed=" + list(session, "viewed").size() + " items=" + cart.size());
-      }
-      case "/checkout" -> {
-        List<String> cart = list(session, "cart");
-        session.removeAttribute("cart");
-        res.getWriter().print("viewed=" + list(session, "viewed").size() + " items=" + cart.size());
-      }
-      default -> res.sendError(HttpServletResponse.SC_NOT_FOUND);
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<String> list(HttpSession session, String name) {
-    Object value = session.getAttribute(name);
-    return value instanceof List<?> l ? new ArrayList<>((List<String>) l) : new ArrayList<>();
+    res.setContentType(Shop.CONTENT_TYPE);
+    res.getWriter().print(body);
   }
 }
