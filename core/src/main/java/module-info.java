@@ -24,7 +24,9 @@ module dev.sessionless.core {
   exports dev.sessionless.core.jackson;
   exports dev.sessionless.core.jackson2;
   // Qualified: the keyring (base64url, kid rule, builder checks, the listener guard), the servlet
-  // filter (those, and the state index and raw JSON it reads attributes through, the fast-path
-  // switches) and the Redis store (builder checks) use these instead of copies of their own.
-  exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.servlet, dev.sessionless.redis;
+  // filter and the WebFlux adapter (those, and the state index and raw JSON they read attributes
+  // through, the fast-path switches) and the Redis store (builder checks) use these instead of
+  // copies of their own.
+  exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.servlet, dev.sessionless.redis,
+      dev.sessionless.webflux;
 }

@@ -1,0 +1,51 @@
+package dev.sessionless.webflux;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebSession;
+import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+import org.springframework.web.server.session.WebSessionManager;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * A real Reactor Netty server on a loopback port running WebFlux's own exchange and handler
+ * chain ({@code WebHttpHandlerBuilder}) with the session manager under test. Routes are plain
+ * functions of the exchange and its session answering a text body.
+ */
+final class NettyApp implements AutoCloseable {
+  /** A route: the session and the exchange in, the body text out. */
+  interface Route extends BiFunction<ServerWebExchange, WebSession, Mono<String>> {}
+
+  private final DisposableServer server;
+
+  NettyApp(WebSessionManager sessions, Map<String, Route> routes) {
+    var http = WebHttpHandlerBuilder.webHandler(exchange -> {
+      Route r = routes.get(exchange.getRequest().getPath().pathWithinApplication().value());
+      if (r == null) {
+        exchange.getResponse().setStatusCode(HttpStatus.NOT_FOUND);
+        return exchange.getResponse().setComplete();
+      }
+      return exchange.getSession().flatMap(s -> r.apply(exchange, s)).flatMap(body -> exchange.getResponse()
+          .writeWith(Mono.just(exchange.getResponse().bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8)))));
+    }).sessionManager(sessions).build();
+    this.server = HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(http))
+        .bindNow(Duration.ofSeconds(30));
+  }
+
+  /** {@code http://127.0.0.1:port}. */
+  String base() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  @Override
+  public void close() {
+    server.disposeNow(Duration.ofSeconds(10));
+  }
+}
