@@ -1,11 +1,13 @@
 package dev.sessionless.spring.boot.security;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * An OAuth2/OIDC authorization request as plain strings in a map and back: the one rule both the
@@ -89,5 +91,20 @@ final class AuthorizationRequestValues {
     Map<String, Object> out = new LinkedHashMap<>();
     m.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
     return out;
+  }
+
+  /**
+   * Whether {@code filter}'s {@code authorizationRequestRepository} field is unset or of Spring's
+   * {@code defaultType}, or the field is not there to tell (then the caller replaces it); used by the servlet
+   * ({@link OAuth2LoginRequests}) and reactive ({@link ServerOAuth2LoginRequests}) sides.
+   */
+  static boolean holdsDefault(Object filter, Class<?> defaultType) {
+    Field field = ReflectionUtils.findField(filter.getClass(), "authorizationRequestRepository");
+    if (field == null) {
+      return true;
+    }
+    ReflectionUtils.makeAccessible(field);
+    Object current = ReflectionUtils.getField(field, filter);
+    return current == null || defaultType.isInstance(current);
   }
 }

@@ -41,12 +41,17 @@ public final class SessionlessServerCsrfTokenRepository implements ServerCsrfTok
         .subscribeOn(Schedulers.boundedElastic());
   }
 
-  /** Stores the token's value in the exchange's session, or removes it when {@code token} is null. */
+  /**
+   * Stores the token's value in the exchange's session, or removes it when {@code token} is null
+   * (a session without one, such as one logout just ended, is left untouched).
+   */
   @Override
   public Mono<Void> saveToken(ServerWebExchange exchange, CsrfToken token) {
     return exchange.getSession().doOnNext(session -> {
       if (token == null) {
-        session.getAttributes().remove(ATTRIBUTE);
+        if (session.getAttributes().containsKey(ATTRIBUTE)) {
+          session.getAttributes().remove(ATTRIBUTE);
+        }
       } else {
         session.getAttributes().put(ATTRIBUTE, token.getToken());
       }

@@ -22,9 +22,12 @@ import reactor.core.publisher.Mono;
  *
  * <p>Session fixation: storing a user where there was none or another one is a login, and gets a
  * new session id ({@code WebSession.changeSessionId()}, as Spring Security's {@code
- * WebSessionServerSecurityContextRepository} does on save); so does removing a stored user
- * (logout). Storing what is already there changes nothing, so the session is not rewritten. An
- * anonymous authentication is never saved.
+ * WebSessionServerSecurityContextRepository} does on save). Removing a stored user (Spring
+ * Security's logout saves an empty context) ends the session ({@code WebSession.invalidate()}),
+ * as logout does on the servlet side: a token session clears its cookie and, with a revocation
+ * store, revokes the token, so a copy of the old cookie stops working. Storing what is already
+ * there changes nothing, so the session is not rewritten. An anonymous authentication is never
+ * saved.
  *
  * <p>Security: the values are only as trustworthy as the session, which for a token session is
  * signed (or encrypted) and checked on every request.
@@ -52,8 +55,8 @@ public final class SessionlessServerSecurityContextRepository implements ServerS
   }
 
   /**
-   * Stores the context's authentication in the exchange's session, or removes it when there is
-   * none or it is anonymous; a login or a logout also changes the session id.
+   * Stores the context's authentication in the exchange's session (a login also changes the
+   * session id), or, when there is none or it is anonymous, ends a session that held one.
    *
    * @throws IllegalArgumentException (in the returned {@code Mono}) if an authority is not a
    *     string, which a token session cannot keep
@@ -67,8 +70,7 @@ public final class SessionlessServerSecurityContextRepository implements ServerS
         if (stored == null) {
           return Mono.empty();
         }
-        session.getAttributes().remove(ATTRIBUTE);
-        return session.changeSessionId();
+        return session.invalidate();
       }
       Map<String, Object> values = AuthenticationValues.write(auth);
       if (Objects.equals(stored, values)) {
