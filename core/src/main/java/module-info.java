@@ -24,9 +24,9 @@ module dev.sessionless.core {
   exports dev.sessionless.core.jackson;
   exports dev.sessionless.core.jackson2;
   // Qualified: the keyring (base64url, kid rule, builder checks, the listener guard), the servlet
-  // filter and the WebFlux adapter (those, and the state index and raw JSON they read attributes
-  // through, the fast-path switches) and the Redis store (builder checks) use these instead of
-  // copies of their own.
-  exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.servlet, dev.sessionless.redis,
-      dev.sessionless.webflux;
+  // filter, the session rules below it and the WebFlux adapter (those, and the state index and raw
+  // JSON attributes are read through, the fast-path switches) and the Redis store (builder checks)
+  // use these instead of copies of their own.
+  exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.session, dev.sessionless.servlet,
+      dev.sessionless.redis, dev.sessionless.webflux;
 }

@@ -7,12 +7,12 @@
  */
 module dev.sessionless.webflux {
   requires transitive dev.sessionless.core;
+  // The session rules shared with the servlet filter (its internal package is exported to us).
+  requires dev.sessionless.session;
   requires transitive spring.web;
   requires transitive reactor.core;
   requires transitive org.reactivestreams;
   requires spring.core;
-  // The metadata writer quotes names with Jackson's encoder, as core does.
-  requires tools.jackson.core;
 
   exports dev.sessionless.webflux;
 }

@@ -1,6 +1,7 @@
 package dev.sessionless.webflux;
 
 import dev.sessionless.core.TokenException;
+import dev.sessionless.session.internal.Outages;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ResponseStatusException;
@@ -14,9 +15,6 @@ import org.springframework.web.server.ResponseStatusException;
  */
 public final class SessionUnavailableException extends ResponseStatusException {
   private static final long serialVersionUID = 1L;
-  /** Seconds a client is asked to wait: revocation stores recover on their next poll. */
-  static final String RETRY_AFTER_SECONDS = "5";
-  private static final int MAX_CAUSES = 16;
 
   private final TokenException.Reason reason;
 
@@ -35,25 +33,23 @@ public final class SessionUnavailableException extends ResponseStatusException {
   @Override
   public HttpHeaders getHeaders() {
     HttpHeaders h = new HttpHeaders();
-    h.set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+    h.set(HttpHeaders.RETRY_AFTER, Outages.RETRY_AFTER_SECONDS);
     return h;
   }
 
   /**
-   * {@code failure} as this exception if it is (or was caused by) an outage, else {@code failure}
-   * itself: a rejection never gets here, and anything else is a server error.
+   * {@code failure} as this exception if it is (or was caused by) an outage (the session module's
+   * {@code Outages} rule, the servlet filter's), else {@code failure} itself: a rejection never
+   * gets here, and anything else is a server error.
    */
   public static Throwable translate(Throwable failure) {
-    Throwable t = failure;
-    for (int i = 0; t != null && i < MAX_CAUSES; i++, t = t.getCause()) {
-      if (t instanceof SessionUnavailableException) {
-        return t;
-      }
-      if (t instanceof TokenException && (((TokenException) t).reason() == TokenException.Reason.REVOCATION_UNAVAILABLE
-          || ((TokenException) t).reason() == TokenException.Reason.KEY_SOURCE_UNAVAILABLE)) {
-        return new SessionUnavailableException((TokenException) t);
-      }
+    if (failure instanceof SessionUnavailableException || !Outages.isOutage(failure)) {
+      return failure;
     }
-    return failure;
+    Throwable outage = failure;
+    for (Throwable t = failure; t != null && Outages.isOutage(t); t = t.getCause()) {
+      outage = t; // the deepest one the rule holds for: the outage itself, not a wrapper
+    }
+    return new SessionUnavailableException((TokenException) outage);
   }
 }

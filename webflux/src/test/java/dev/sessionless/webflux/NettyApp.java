@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.BiFunction;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebSession;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+import org.springframework.web.reactive.handler.WebFluxResponseStatusExceptionHandler;
 import org.springframework.web.server.session.WebSessionManager;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -34,7 +36,12 @@ final class NettyApp implements AutoCloseable {
       }
       return exchange.getSession().flatMap(s -> r.apply(exchange, s)).flatMap(body -> exchange.getResponse()
           .writeWith(Mono.just(exchange.getResponse().bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8)))));
-    }).sessionManager(sessions).build();
+    }).sessionManager(sessions)
+        // Made here, not lazily on the first request's event loop: its class reads a properties
+        // file when it initialises (a boot-time read that BlockHound would report).
+        .codecConfigurer(ServerCodecConfigurer.create())
+        // What @EnableWebFlux (and Boot) registers: a ResponseStatusException's status and headers.
+        .exceptionHandler(new WebFluxResponseStatusExceptionHandler()).build();
     this.server = HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(http))
         .bindNow(Duration.ofSeconds(30));
   }

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.sessionless.session.internal.CookieHeaders;
 
 /**
  * Carries the token in cookies {@code name}, {@code name.1}, ... {@code name.(n-1)}: a token

@@ -4,6 +4,8 @@ import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.internal.StateAccess;
 import java.util.Map;
+import dev.sessionless.session.internal.StoredState;
+import dev.sessionless.session.internal.AttributeEntry;
 
 /**
  * The session the request came with: its token decoded, checked against the filter's rules
@@ -69,7 +71,7 @@ final class IncomingSession {
     TokenHttpSession s = new TokenHttpSession(owner, settings.attributes, owner.request().getServletContext(), t,
         t.id(), stored.created, StateAccess.issuedAtSecond(t) * 1000L, stored.maxInactive, false);
     for (Map.Entry<String, String> e : stored.types.entrySet()) {
-      TokenHttpSession.Entry entry = new TokenHttpSession.Entry(e.getValue(), settings.attributes.resolve(e.getValue()));
+      AttributeEntry entry = new AttributeEntry(e.getValue(), settings.attributes.resolve(e.getValue()));
       int[] span = stored.spans.get(e.getKey());
       entry.json(stored.bytes, span[0], span[1] - span[0]);
       boolean fits = entry.type != null;
@@ -98,7 +100,7 @@ final class IncomingSession {
   }
 
   /** A stored attribute that no longer reads back was left out of the session. */
-  static void dropped(Settings settings, String name, TokenHttpSession.Entry entry) {
+  static void dropped(Settings settings, String name, AttributeEntry entry) {
     settings.log.badAttribute(name, entry.typeName, entry.problem(settings.attributes),
         "dropped it from the session (bad-attribute policy drop)");
   }

@@ -7,6 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Map;
+import dev.sessionless.session.internal.StoredState;
+import dev.sessionless.session.internal.AttributeCodec;
+import dev.sessionless.session.internal.AttributeEntry;
 
 /**
  * The claims of a session's next token: the write half of {@link RequestSession}.
@@ -31,8 +34,8 @@ final class NextClaims {
       long authTimeMillis, long ttlSeconds) {
     // Values never read in this request are copied forward from the token: first make sure
     // each still reads back, so a renewal does not carry a broken value on to the next token.
-    for (Iterator<Map.Entry<String, TokenHttpSession.Entry>> it = s.entries.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<String, TokenHttpSession.Entry> e = it.next();
+    for (Iterator<Map.Entry<String, AttributeEntry>> it = s.entries.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, AttributeEntry> e = it.next();
       if (!e.getValue().loaded && !s.read(e.getKey(), e.getValue())) {
         IncomingSession.dropped(settings, e.getKey(), e.getValue());
         it.remove();
@@ -51,7 +54,7 @@ final class NextClaims {
     if (authTimeMillis >= 0) {
       b.authTime(Instant.ofEpochMilli(authTimeMillis));
     }
-    for (Map.Entry<String, TokenHttpSession.Entry> e : s.entries.entrySet()) {
+    for (Map.Entry<String, AttributeEntry> e : s.entries.entrySet()) {
       b.put(e.getKey(), s.jsonToWrite(e.getValue()));
     }
     AttributeCodec attributes = settings.attributes;

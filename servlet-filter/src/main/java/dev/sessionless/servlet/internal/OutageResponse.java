@@ -1,6 +1,6 @@
 package dev.sessionless.servlet.internal;
 
-import dev.sessionless.core.TokenException;
+import dev.sessionless.session.internal.Outages;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
@@ -16,9 +16,8 @@ import java.io.IOException;
  * tests do), and its refusals are plain-text bodies of a service API, not a browser's error page.
  */
 final class OutageResponse {
-  /** Seconds a client is asked to wait; revocation stores recover on their next poll. */
-  static final String RETRY_AFTER_SECONDS = "5";
-  private static final int MAX_CAUSES = 16;
+  /** Seconds a client is asked to wait (the rule both adapters share). */
+  static final String RETRY_AFTER_SECONDS = Outages.RETRY_AFTER_SECONDS;
 
   private OutageResponse() {}
 
@@ -42,14 +41,6 @@ final class OutageResponse {
 
   /** Whether {@code failure} is (or was caused by) an outage this class answers. */
   static boolean isOutage(Throwable failure) {
-    Throwable t = failure;
-    for (int i = 0; t != null && i < MAX_CAUSES; i++, t = t.getCause()) {
-      if (t instanceof TokenException
-          && (((TokenException) t).reason() == TokenException.Reason.REVOCATION_UNAVAILABLE
-              || ((TokenException) t).reason() == TokenException.Reason.KEY_SOURCE_UNAVAILABLE)) {
-        return true;
-      }
-    }
-    return false;
+    return Outages.isOutage(failure);
   }
 }

@@ -3,6 +3,7 @@ package dev.sessionless.servlet.internal;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenException;
+import dev.sessionless.session.internal.StoredState;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.security.SecureRandom;
@@ -21,7 +22,7 @@ import java.util.Optional;
  */
 public final class RequestSession {
   /** The state name holding the session's own metadata; refused as an attribute name. */
-  public static final String META = "$sessionless";
+  public static final String META = StoredState.META;
   /** The request attribute holding this object. */
   public static final String ATTRIBUTE = RequestSession.class.getName();
   /**

@@ -6,6 +6,10 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.internal.SafeListener;
 import java.time.Clock;
 import java.util.List;
+import dev.sessionless.session.internal.StateBudget;
+import dev.sessionless.session.internal.AttributeCodec;
+import dev.sessionless.session.internal.ValueWalker;
+import dev.sessionless.session.internal.FilterLog;
 
 /** The filter's immutable configuration, checked by the public builder. */
 public final class Settings {

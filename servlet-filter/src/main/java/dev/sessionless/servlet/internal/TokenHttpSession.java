@@ -13,6 +13,10 @@ import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.sessionless.session.internal.AttributeCodec;
+import dev.sessionless.session.internal.Snapshot;
+import dev.sessionless.session.internal.ValueWalker;
+import dev.sessionless.session.internal.AttributeEntry;
 
 /**
  * An {@link HttpSession} backed by a token: attribute values are read from the token on first
@@ -22,58 +26,6 @@ import java.util.Map;
  * listeners are called holding it. No store is called holding it ({@link #invalidate()}).
  */
 final class TokenHttpSession implements HttpSession {
-  /**
-   * One attribute: its recorded type, its value once read or set, and the JSON that is known to
-   * be its value as long as the application never held it ({@link #json}).
-   */
-  static final class Entry {
-    final String typeName;
-    /** The class {@link #typeName} names, or {@code null} if this filter allows none. */
-    final Class<?> type;
-    Object value;
-    boolean loaded;
-    /**
-     * The value's JSON as last read or written: bytes {@code [off, off + len)} of {@code json}.
-     * Written as is while the application never held the value; otherwise the baseline an
-     * in-place change is found against.
-     */
-    byte[] json;
-    int off;
-    int len;
-    /** The application holds this (mutable) value: it may change without a setAttribute. */
-    boolean handedOut;
-    /** The value's JSON as of the last in-place check, or {@code null}. */
-    byte[] current;
-    /** The last in-place check found the value still writes {@link #json}: no need to serialise it again. */
-    boolean checkedSame;
-    /**
-     * What the value held when it last matched {@link #json}, or {@code null}: while it still
-     * holds the same objects, the in-place check need not serialise it.
-     */
-    Snapshot snapshot;
-    /** Why the stored value did not read back (an exception's simple name), or {@code null}. */
-    String failure;
-
-    Entry(String typeName, Class<?> type) {
-      this.typeName = typeName;
-      this.type = type;
-    }
-
-    void json(byte[] bytes, int offset, int length) {
-      json = bytes;
-      off = offset;
-      len = length;
-    }
-
-    /** Why this entry's stored value is unusable, for the log: never the value. */
-    String problem(AttributeCodec codec) {
-      if (type == null) {
-        return "is not a type this filter allows (renamed, or no longer registered?)";
-      }
-      return "no longer reads back as that class (" + failure + "; was the class changed?)";
-    }
-  }
-
   private final RequestSession owner;
   private final AttributeCodec codec;
   private final ValueWalker walker;
@@ -88,7 +40,7 @@ final class TokenHttpSession implements HttpSession {
   /** Changed by the application since the last write (attributes, id, max-inactive). */
   boolean dirty;
   /** Sized for a few attributes (a table of 4, not 16: most sessions hold a handful); grows as needed. */
-  final Map<String, Entry> entries = new LinkedHashMap<>(4);
+  final Map<String, AttributeEntry> entries = new LinkedHashMap<>(4);
 
   TokenHttpSession(RequestSession owner, AttributeCodec codec, ServletContext context,
       SessionToken token, String id, long created, long lastAccessed, int maxInactive, boolean isNew) {
@@ -161,7 +113,7 @@ final class TokenHttpSession implements HttpSession {
   public Object getAttribute(String name) {
     synchronized (owner) {
       checkValid("getAttribute");
-      Entry e = entries.get(name);
+      AttributeEntry e = entries.get(name);
       if (e == null) {
         return null;
       }
@@ -176,7 +128,7 @@ final class TokenHttpSession implements HttpSession {
     }
   }
 
-  private Object load(String name, Entry e) {
+  private Object load(String name, AttributeEntry e) {
     if (!e.loaded && !read(name, e)) {
       entries.remove(name);
       dirty = true; // the next token leaves it out
@@ -190,7 +142,7 @@ final class TokenHttpSession implements HttpSession {
    * unloaded) if it no longer reads back as its recorded type: a type this filter does not
    * allow (renamed, no longer registered, never allowed) or JSON that no longer fits the class.
    */
-  boolean read(String name, Entry e) {
+  boolean read(String name, AttributeEntry e) {
     if (e.type == null) {
       return false;
     }
@@ -212,7 +164,7 @@ final class TokenHttpSession implements HttpSession {
     synchronized (owner) {
       checkValid("getAttributeNames");
       // Only names whose values still read back: a dropped attribute is never listed.
-      for (Map.Entry<String, Entry> e : new ArrayList<>(entries.entrySet())) {
+      for (Map.Entry<String, AttributeEntry> e : new ArrayList<>(entries.entrySet())) {
         load(e.getKey(), e.getValue());
       }
       return Collections.enumeration(new ArrayList<>(entries.keySet()));
@@ -235,7 +187,7 @@ final class TokenHttpSession implements HttpSession {
             + "' is not allowed: 1 to 256 characters, and not " + RequestSession.META);
       }
       String typeName = codec.typeName(name, value);
-      Entry e = new Entry(typeName, codec.resolve(typeName));
+      AttributeEntry e = new AttributeEntry(typeName, codec.resolve(typeName));
       // The caller keeps its reference: a mutable value may still change in place.
       e.handedOut = AttributeCodec.isMutable(e.type);
       // Taken before the JSON is written: should the value change meanwhile, the snapshot is the
@@ -247,18 +199,18 @@ final class TokenHttpSession implements HttpSession {
       e.value = value;
       e.loaded = true;
       e.json(json, 0, json.length);
-      Entry previous = entries.get(name);
+      AttributeEntry previous = entries.get(name);
       boolean same = previous != null && previous.loaded && previous.value == value;
       if (!same && value instanceof HttpSessionBindingListener) {
         ((HttpSessionBindingListener) value).valueBound(new HttpSessionBindingEvent(this, name, value));
       }
-      Entry old = entries.put(name, e);
+      AttributeEntry old = entries.put(name, e);
       dirty = true;
       unbound(name, old, value);
     }
   }
 
-  private void unbound(String name, Entry old, Object replacement) {
+  private void unbound(String name, AttributeEntry old, Object replacement) {
     if (old == null) {
       return;
     }
@@ -275,7 +227,7 @@ final class TokenHttpSession implements HttpSession {
   public void removeAttribute(String name) {
     synchronized (owner) {
       checkValid("removeAttribute");
-      Entry old = entries.remove(name);
+      AttributeEntry old = entries.remove(name);
       if (old != null) {
         dirty = true;
         unbound(name, old, null);
@@ -320,7 +272,7 @@ final class TokenHttpSession implements HttpSession {
    */
   boolean mutatedInPlace() {
     boolean changed = false;
-    for (Entry e : entries.values()) {
+    for (AttributeEntry e : entries.values()) {
       if (e.loaded && e.handedOut && e.value != null) {
         if (e.snapshot != null && e.snapshot.unchanged(e.value, walker)) {
           e.checkedSame = true; // the same objects as when it matched its JSON: the same JSON
@@ -363,7 +315,7 @@ final class TokenHttpSession implements HttpSession {
    * value, else the JSON it was read, set or carried from (for a value never read, the incoming
    * token's own bytes).
    */
-  RawJson jsonToWrite(Entry e) {
+  RawJson jsonToWrite(AttributeEntry e) {
     if (e.loaded && e.handedOut && e.value != null && !e.checkedSame) {
       byte[] now = e.current != null ? e.current : codec.json(e.value);
       e.current = now;
@@ -374,7 +326,7 @@ final class TokenHttpSession implements HttpSession {
 
   /** Drops the JSON the last in-place check found: it is only good until the application runs again. */
   void forgetCurrent() {
-    for (Entry e : entries.values()) {
+    for (AttributeEntry e : entries.values()) {
       e.current = null;
       e.checkedSame = false;
     }
@@ -383,7 +335,7 @@ final class TokenHttpSession implements HttpSession {
   /** After a write: what was written is the new baseline. */
   void written() {
     dirty = false;
-    for (Entry e : entries.values()) {
+    for (AttributeEntry e : entries.values()) {
       if (e.current != null) {
         e.json(e.current, 0, e.current.length);
         e.current = null;

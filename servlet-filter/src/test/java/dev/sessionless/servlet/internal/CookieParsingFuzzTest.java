@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import dev.sessionless.session.internal.CookieHeaders;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of the {@code Cookie} header parser ({@link CookieHeaders})

@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import dev.sessionless.session.internal.FilterLog;
 
 /**
  * The filter's log writes its once-a-minute summaries after releasing its lock: a log handler

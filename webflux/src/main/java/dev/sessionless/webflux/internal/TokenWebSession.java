@@ -5,12 +5,12 @@ import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.internal.RawJson;
 import dev.sessionless.core.internal.StateAccess;
+import dev.sessionless.session.internal.AttributeEntry;
+import dev.sessionless.session.internal.StoredState;
 import dev.sessionless.webflux.SessionUnavailableException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +36,6 @@ public final class TokenWebSession implements WebSession {
   /** The exchange attribute holding the {@link TokenException.Reason} a token was refused for. */
   public static final String REJECTION_ATTRIBUTE = "dev.sessionless.webflux.rejection";
   private static final System.Logger LOG = System.getLogger("dev.sessionless.webflux.SessionlessWebSessionManager");
-  private static final SecureRandom RANDOM = new SecureRandom();
   /** How long past a token's last possible expiry its revocation is kept: more than any clock skew. */
   private static final Duration REVOCATION_MARGIN = Duration.ofMinutes(10);
 
@@ -93,28 +92,27 @@ public final class TokenWebSession implements WebSession {
       return rejected(settings, exchange, in, now, in.problem());
     }
     SessionToken t;
-    SessionMeta meta;
+    StoredState stored;
     try {
       t = settings.codec.decode(in.token());
-      meta = SessionMeta.of(t);
+      stored = StoredState.of(t); // core's bytes and index, kept with the token
     } catch (TokenException e) {
       if (!e.reason().isRejection()) {
         throw e;
       }
       return rejected(settings, exchange, in, now, e.reason());
     }
-    if (now >= meta.created() + settings.absoluteLifetimeSeconds * 1000L) {
+    if (now >= stored.created + settings.absoluteLifetimeSeconds * 1000L) {
       return rejected(settings, exchange, in, now, TokenException.Reason.EXPIRED);
     }
     long iat = StateAccess.issuedAtSecond(t);
-    TokenWebSession s = new TokenWebSession(settings, exchange, in, t, t.id(), meta.created(), iat * 1000L,
-        meta.maxInactive());
-    byte[] bytes = StateAccess.bytes(t);
-    Map<String, int[]> spans = StateAccess.spans(t);
-    for (Map.Entry<String, String> e : meta.tags().entrySet()) {
-      int[] span = spans.get(e.getKey());
-      s.attributes.entries.put(e.getKey(), new SessionAttributes.Entry(e.getValue(),
-          settings.attributes.resolve(e.getValue()), bytes, span[0], span[1] - span[0]));
+    TokenWebSession s = new TokenWebSession(settings, exchange, in, t, t.id(), stored.created, iat * 1000L,
+        stored.maxInactive);
+    for (Map.Entry<String, String> e : stored.types.entrySet()) {
+      AttributeEntry entry = new AttributeEntry(e.getValue(), settings.attributes.resolve(e.getValue()));
+      int[] span = stored.spans.get(e.getKey());
+      entry.json(stored.bytes, span[0], span[1] - span[0]);
+      s.attributes.entries.put(e.getKey(), entry);
     }
     long life = StateAccess.expiresAtSecond(t) - iat;
     s.renewalPending = now / 1000 - iat >= settings.renewalFraction * life;
@@ -137,9 +135,7 @@ public final class TokenWebSession implements WebSession {
   }
 
   private static String newId() {
-    byte[] b = new byte[16];
-    RANDOM.nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    return SessionIds.next();
   }
 
   @Override
@@ -293,13 +289,14 @@ public final class TokenWebSession implements WebSession {
     if (authTimeMillis >= 0) {
       b.authTime(Instant.ofEpochMilli(authTimeMillis));
     }
-    attributes.size(); // reads every value once: one that no longer reads back is left out
-    for (Map.Entry<String, SessionAttributes.Entry> e : attributes.entries.entrySet()) {
-      SessionAttributes.Entry v = e.getValue();
+    attributes.loadAll(); // one that no longer reads back is left out, not carried on
+    for (Map.Entry<String, AttributeEntry> e : attributes.entries.entrySet()) {
+      AttributeEntry v = e.getValue();
       b.put(e.getKey(), new RawJson(v.json, v.off, v.len));
     }
-    byte[] meta = SessionMeta.json(created, maxIdleSeconds, attributes.entries);
-    b.put(SessionAttributes.META, new RawJson(meta, 0, meta.length));
+    byte[] meta = StoredState.metaBytes(created, maxIdleSeconds, attributes.entries,
+        v -> settings.attributes.tag(v.type));
+    b.put(StoredState.META, new RawJson(meta, 0, meta.length));
     install(settings.codec.encode(b.build()));
     attributes.dirty = false;
     changed = false;

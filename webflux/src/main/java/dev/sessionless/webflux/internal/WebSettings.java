@@ -10,6 +10,9 @@ import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.internal.SafeListener;
+import dev.sessionless.session.internal.AttributeCodec;
+import dev.sessionless.session.internal.StateBudget;
+import dev.sessionless.webflux.SessionTooLargeException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,7 +77,7 @@ public final class WebSettings {
   }
 
   final TokenCodec codec;
-  final AttributeTypes attributes;
+  final AttributeCodec attributes;
   final CookieRules cookies;
   final Clock clock;
   final int maxInactiveSeconds;
@@ -84,14 +87,12 @@ public final class WebSettings {
   final RevocationStore revocations;
   /** Guarded: never throws. */
   final SessionlessListener listener;
-  /** The most bytes of state the attributes may build up, and where that number comes from. */
-  final long budget;
-  final boolean compressed;
-  final String budgetAdvice;
+  /** The most bytes of state the attributes may build up. */
+  final StateBudget budget;
 
-  private WebSettings(TokenCodec codec, AttributeTypes attributes, CookieRules cookies, Clock clock,
+  private WebSettings(TokenCodec codec, AttributeCodec attributes, CookieRules cookies, Clock clock,
       int maxInactiveSeconds, long absoluteLifetimeSeconds, double renewalFraction, RevocationStore revocations,
-      SessionlessListener listener, long budget, boolean compressed, String budgetAdvice) {
+      SessionlessListener listener, StateBudget budget) {
     this.codec = codec;
     this.attributes = attributes;
     this.cookies = cookies;
@@ -102,8 +103,6 @@ public final class WebSettings {
     this.revocations = revocations;
     this.listener = listener;
     this.budget = budget;
-    this.compressed = compressed;
-    this.budgetAdvice = budgetAdvice;
   }
 
   /** The revocation store {@code invalidate()} writes to, or {@code null}. */
@@ -140,6 +139,7 @@ public final class WebSettings {
       throw new IllegalArgumentException("renewalFraction must be in (0, 1], got " + fraction);
     }
     CookieRules cookies = CookieRules.of(o, LOG);
+    SessionIds.warm();
     Algorithm algorithm = algorithm(o, clock);
     TokenCodec.Builder codec = TokenCodec.builder().keys(o.keys).clock(clock).stateMapper(mapper)
         .timeToLive(inactive).maxTokenLength(cookies.maxTokenLength()).algorithm(algorithm);
@@ -182,10 +182,11 @@ public final class WebSettings {
       advice = "what " + (chunks == 1 ? "one cookie" : chunks + " cookies (maxCookieChunks)") + " can carry"
           + (compressed ? ", after compression" : "");
     }
-    return new WebSettings(built, new AttributeTypes(mapper, o.types), cookies, clock,
+    return new WebSettings(built, new AttributeCodec(mapper, o.types), cookies, clock,
         (int) inactive.getSeconds(), absolute.getSeconds(), fraction,
         o.revocation instanceof RevocationStore ? (RevocationStore) o.revocation : null,
-        SafeListener.wrap(o.listener == null ? SessionlessListener.NONE : o.listener), budget, compressed, advice);
+        SafeListener.wrap(o.listener == null ? SessionlessListener.NONE : o.listener),
+        new StateBudget(budget, compressed, advice, SessionTooLargeException::new));
   }
 
   private static int length(String s) {

@@ -1,0 +1,118 @@
+package dev.sessionless.webflux;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sessionless.core.RevocationStore;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingOperationError;
+import reactor.core.publisher.Mono;
+
+/**
+ * No blocking call on an event-loop thread, checked by BlockHound (installed once for the test
+ * JVM, with Reactor's and Netty's own integrations, which mark Reactor Netty's loop threads as
+ * non-blocking). A revocation store that blocks like Jedis does is written off the loop.
+ */
+@Timeout(60)
+class NonBlockingTest {
+  /** Every blocking call BlockHound saw on a non-blocking thread, as "Class.method". */
+  static final List<String> BLOCKED = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void installBlockHound() {
+    Installed.once();
+  }
+
+  /** BlockHound can be installed once per JVM. */
+  static final class Installed {
+    static {
+      BlockHound.builder().loadIntegrations()
+          // Core's token encryption takes each IV from the platform SecureRandom (NativePRNG),
+          // which reads /dev/urandom: never blocking on Linux once the kernel is seeded, but a
+          // file read all the same. Allowed here, named, and reported for core to decide; this
+          // module's own ids come from a DRBG and read no file (SessionIds).
+          .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "implNextBytes")
+          .blockingMethodCallback(m -> {
+            BLOCKED.add(m.getClassName() + "." + m.getName());
+            throw new BlockingOperationError(m);
+          }).install();
+    }
+
+    static void once() {}
+  }
+
+  /** A revocation store whose writes block as a network round trip does (Jedis). */
+  static final class BlockingStore implements RevocationStore {
+    private final RevocationStore memory = RevocationStore.inMemory(java.time.Clock.systemUTC());
+    final List<String> writerThreads = new CopyOnWriteArrayList<>();
+
+    @Override
+    public boolean isRevoked(String sessionId) {
+      return memory.isRevoked(sessionId);
+    }
+
+    @Override
+    public Optional<Instant> notBefore(String subject) {
+      return memory.notBefore(subject);
+    }
+
+    @Override
+    public void revokeSession(String sessionId, Instant until) {
+      writerThreads.add(Thread.currentThread().getName());
+      try {
+        Thread.sleep(5); // the round trip
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      memory.revokeSession(sessionId, until);
+    }
+
+    @Override
+    public void revokeSubject(String subject, Instant notBefore, Instant until) {
+      memory.revokeSubject(subject, notBefore, until);
+    }
+  }
+
+  @Test
+  void aBlockingCallOnTheEventLoopIsCaught() throws Exception {
+    Map<String, NettyApp.Route> routes = new HashMap<>(Fixtures.cart());
+    routes.put("/sleep", (ex, s) -> {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return Mono.just("slept");
+    });
+    try (NettyApp a = new NettyApp(Fixtures.manager().build(), routes)) {
+      BLOCKED.clear();
+      assertEquals(500, new CookieClient().get(a.base() + "/sleep").status());
+      // Thread.sleep on JDK 17, its native sleepNanos0 on JDK 25: BlockHound sees the native method.
+      assertTrue(BLOCKED.stream().anyMatch(m -> m.startsWith("java.lang.Thread.sleep")), BLOCKED.toString());
+    }
+  }
+
+  @Test
+  void theSessionsWholeLifeNeverBlocksTheEventLoop() throws Exception {
+    BlockingStore store = new BlockingStore();
+    try (NettyApp a = new NettyApp(Fixtures.manager().revocation(store).build(), Fixtures.cart())) {
+      BLOCKED.clear();
+      CookieClient c = new CookieClient();
+      for (String path : List.of("/add?item=tea", "/show", "/login", "/add?item=jam", "/show", "/logout", "/show")) {
+        assertEquals(200, c.get(a.base() + path).status(), path + " " + BLOCKED);
+      }
+      assertEquals(List.of(), BLOCKED);
+      assertEquals(1, store.writerThreads.size());
+      assertTrue(store.writerThreads.get(0).startsWith("boundedElastic"), store.writerThreads.toString());
+    }
+  }
+}
