@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.security.authentication.RememberMeAuthenticationToken;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
@@ -22,6 +24,7 @@ import org.springframework.util.ClassUtils;
  * details are never kept.
  */
 final class AuthenticationValues {
+  private static final Log LOG = LogFactory.getLog(AuthenticationValues.class);
   static final String NAME = "name";
   static final String AUTHORITIES = "authorities";
   static final String FACTORS = "factors";
@@ -73,6 +76,27 @@ final class AuthenticationValues {
       return PASSWORD;
     }
     return auth.getClass().getName();
+  }
+
+  /**
+   * Whether storing {@code auth} over the {@code stored} values is a login: there was no user,
+   * or another one. A login gets a new session id (against fixation) and the login time.
+   */
+  static boolean isLogin(Object stored, Authentication auth) {
+    return !(stored instanceof Map) || !auth.getName().equals(((Map<?, ?>) stored).get(NAME));
+  }
+
+  /**
+   * The authentication a session attribute holds, or {@code null}: a value this class did not
+   * write (another version, a bug) is logged as a warning and counts as no login, not a 500.
+   */
+  static Authentication readStored(Object value) {
+    try {
+      return read(value);
+    } catch (RuntimeException e) {
+      LOG.warn("the stored login cannot be read back, so the request counts as not logged in: " + e);
+      return null;
+    }
   }
 
   /** The authentication {@code m} describes; {@code null} if {@code m} is not one. */

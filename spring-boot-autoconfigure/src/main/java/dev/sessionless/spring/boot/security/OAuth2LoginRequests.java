@@ -1,7 +1,6 @@
 package dev.sessionless.spring.boot.security;
 
 import jakarta.servlet.Filter;
-import java.lang.reflect.Field;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.security.oauth2.client.web.AuthorizationRequestRepository;
@@ -10,7 +9,6 @@ import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequest
 import org.springframework.security.oauth2.client.web.OAuth2LoginAuthenticationFilter;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.util.ReflectionUtils;
 
 /**
  * Gives the two filters of every chain's {@code oauth2Login()} — the one that redirects to the
@@ -43,12 +41,6 @@ final class OAuth2LoginRequests implements BeanPostProcessor {
 
   /** Whether the filter still has the {@code HttpSession} repository (or cannot tell: then it is replaced). */
   private static boolean isSpringDefault(Filter f) {
-    Field field = ReflectionUtils.findField(f.getClass(), "authorizationRequestRepository");
-    if (field == null) {
-      return true;
-    }
-    ReflectionUtils.makeAccessible(field);
-    Object current = ReflectionUtils.getField(field, f);
-    return current == null || current instanceof HttpSessionOAuth2AuthorizationRequestRepository;
+    return AuthorizationRequestValues.holdsDefault(f, HttpSessionOAuth2AuthorizationRequestRepository.class);
   }
 }

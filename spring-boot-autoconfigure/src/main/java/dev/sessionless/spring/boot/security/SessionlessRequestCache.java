@@ -41,7 +41,6 @@ public final class SessionlessRequestCache implements RequestCache {
    * all if that is longer too.
    */
   public static final int MAX_URL_LENGTH = 1024;
-  private static final String CONTINUE = "continue";
 
   private final RequestMatcher matcher;
 
@@ -77,11 +76,7 @@ public final class SessionlessRequestCache implements RequestCache {
     if (!matcher.matches(request)) {
       return;
     }
-    String url = UrlUtils.buildRequestUrl(request);
-    if (url.length() > MAX_URL_LENGTH) {
-      int q = url.indexOf('?');
-      url = q >= 0 && q <= MAX_URL_LENGTH ? url.substring(0, q) : null;
-    }
+    String url = SavedUrls.bounded(UrlUtils.buildRequestUrl(request));
     if (url == null) {
       HttpSession session = request.getSession(false);
       if (session != null && session.getAttribute(ATTRIBUTE) != null) {
@@ -99,7 +94,7 @@ public final class SessionlessRequestCache implements RequestCache {
     if (url == null) {
       return null;
     }
-    return new SimpleSavedRequest(url + (url.indexOf('?') < 0 ? "?" : "&") + CONTINUE);
+    return new SimpleSavedRequest(SavedUrls.withContinue(url));
   }
 
   /**
@@ -108,12 +103,11 @@ public final class SessionlessRequestCache implements RequestCache {
    */
   @Override
   public HttpServletRequest getMatchingRequest(HttpServletRequest request, HttpServletResponse response) {
-    String query = request.getQueryString();
-    if (query == null || !List.of(query.split("&")).contains(CONTINUE)) {
+    if (!SavedUrls.carriesContinue(request.getQueryString())) {
       return null;
     }
     String url = saved(request);
-    if (url != null && url.equals(withoutContinue(UrlUtils.buildRequestUrl(request)))) {
+    if (url != null && url.equals(SavedUrls.withoutContinue(UrlUtils.buildRequestUrl(request)))) {
       removeRequest(request, response);
     }
     return null;
@@ -131,22 +125,6 @@ public final class SessionlessRequestCache implements RequestCache {
   /** The saved URL; a stored value of another shape (not ours) counts as none. */
   private static String saved(HttpServletRequest request) {
     HttpSession session = request.getSession(false);
-    Object url = session == null ? null : session.getAttribute(ATTRIBUTE);
-    return url instanceof String && ((String) url).length() <= MAX_URL_LENGTH && ((String) url).startsWith("/")
-        && !((String) url).startsWith("//") ? (String) url : null;
-  }
-
-  private static String withoutContinue(String url) {
-    int q = url.indexOf('?');
-    if (q < 0) {
-      return url;
-    }
-    StringBuilder kept = new StringBuilder();
-    for (String part : url.substring(q + 1).split("&")) {
-      if (!part.equals(CONTINUE)) {
-        kept.append(kept.length() == 0 ? "" : "&").append(part);
-      }
-    }
-    return url.substring(0, q) + (kept.length() == 0 ? "" : "?" + kept);
+    return session == null ? null : SavedUrls.valid(session.getAttribute(ATTRIBUTE));
   }
 }

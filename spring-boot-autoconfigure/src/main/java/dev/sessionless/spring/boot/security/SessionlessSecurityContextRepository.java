@@ -88,13 +88,7 @@ public final class SessionlessSecurityContextRepository implements SecurityConte
     if (session == null) {
       return null;
     }
-    try {
-      return AuthenticationValues.read(session.getAttribute(ATTRIBUTE));
-    } catch (RuntimeException e) {
-      // Not what this repository writes (another version, a bug): no login, not a 500.
-      LOG.warn("the stored login cannot be read back, so the request counts as not logged in: " + e);
-      return null;
-    }
+    return AuthenticationValues.readStored(session.getAttribute(ATTRIBUTE));
   }
 
   /**
@@ -126,7 +120,7 @@ public final class SessionlessSecurityContextRepository implements SecurityConte
     HttpSession session = request.getSession();
     Object stored = session.getAttribute(ATTRIBUTE);
     if (!Objects.equals(stored, values)) {
-      if (!(stored instanceof Map) || !auth.getName().equals(((Map<?, ?>) stored).get(AuthenticationValues.NAME))) {
+      if (AuthenticationValues.isLogin(stored, auth)) {
         // A login (no user before, or another one): the token gets the subject and auth_time
         // that "log out everywhere" checks, and a new session id against fixation.
         SessionlessFilter.loggedIn(request, auth.getName());

@@ -49,11 +49,17 @@ public final class Browser {
   }
 
   public HttpResponse<String> postForm(URI uri, Map<String, String> form) throws IOException, InterruptedException {
-    String body = form.entrySet().stream()
-        .map(e -> enc(e.getKey()) + "=" + enc(e.getValue())).collect(Collectors.joining("&"));
     return send(HttpRequest.newBuilder(uri).header("Content-Type", "application/x-www-form-urlencoded")
         .header("Accept", "text/html")
-        .POST(HttpRequest.BodyPublishers.ofString(body)));
+        .POST(HttpRequest.BodyPublishers.ofString(formBody(form))));
+  }
+
+  /** A POST of a form with HTTP Basic credentials. */
+  public HttpResponse<String> postForm(URI uri, Map<String, String> form, String user, String password)
+      throws IOException, InterruptedException {
+    String basic = java.util.Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return send(HttpRequest.newBuilder(uri).header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Authorization", "Basic " + basic).POST(HttpRequest.BodyPublishers.ofString(formBody(form))));
   }
 
   private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
@@ -64,6 +70,11 @@ public final class Browser {
   public Optional<String> cookie(String name) {
     return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(name))
         .map(HttpCookie::getValue).findFirst();
+  }
+
+  private static String formBody(Map<String, String> form) {
+    return form.entrySet().stream()
+        .map(e -> enc(e.getKey()) + "=" + enc(e.getValue())).collect(Collectors.joining("&"));
   }
 
   private static String enc(String s) {

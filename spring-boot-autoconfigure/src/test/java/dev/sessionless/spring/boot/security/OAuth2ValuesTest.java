@@ -40,9 +40,9 @@ class OAuth2ValuesTest {
             "code_challenge_method", "S256"))
         .attributes(Map.of("registration_id", "id", "nonce", "raw-nonce", "code_verifier", "v"))
         .build();
-    Object stored = throughJson(SessionlessAuthorizationRequestRepository.write(request));
-    assertEquals(stored, SessionlessAuthorizationRequestRepository.write(request), "a JSON round trip changes nothing");
-    OAuth2AuthorizationRequest back = SessionlessAuthorizationRequestRepository.read(stored);
+    Object stored = throughJson(AuthorizationRequestValues.write(request));
+    assertEquals(stored, AuthorizationRequestValues.write(request), "a JSON round trip changes nothing");
+    OAuth2AuthorizationRequest back = AuthorizationRequestValues.read(stored);
     assertEquals(request.getAuthorizationUri(), back.getAuthorizationUri());
     assertEquals(request.getClientId(), back.getClientId());
     assertEquals(request.getAttributes(), back.getAttributes());
@@ -58,7 +58,7 @@ class OAuth2ValuesTest {
         .authorizationUri("https://id.example/authorize").clientId("shop").state("s")
         .attributes(Map.of("tries", 3)).build();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> SessionlessAuthorizationRequestRepository.write(request));
+        () -> AuthorizationRequestValues.write(request));
     assertTrue(e.getMessage().contains("attribute 'tries'"), e.getMessage());
   }
 
