@@ -2,9 +2,11 @@
  * Sessionless propagation: carries a user's session from an edge service to internal services
  * in short-lived, typed internal tokens, and publishes the issuer's public keys as a JWKS.
  *
- * <p>Exports {@code dev.sessionless.propagation}, and two small packages for optional client
+ * <p>Exports {@code dev.sessionless.propagation}, two small packages for optional client
  * libraries: {@code dev.sessionless.propagation.spring} (Spring's {@code RestClient} and {@code
- * WebClient}) and {@code dev.sessionless.propagation.okhttp} (OkHttp). {@code
+ * WebClient}) and {@code dev.sessionless.propagation.okhttp} (OkHttp), and {@code
+ * dev.sessionless.propagation.reactive}, the receiving filter, edge filter and JWKS endpoint for
+ * Spring WebFlux. {@code
  * dev.sessionless.propagation.internal}, what the client helpers share, is not exported. The
  * servlet API is needed only by the servlet and filters ({@link
  * dev.sessionless.propagation.JwksServlet}, {@link dev.sessionless.propagation.InternalTokenFilter},
@@ -26,4 +28,5 @@ module dev.sessionless.propagation {
   exports dev.sessionless.propagation;
   exports dev.sessionless.propagation.spring;
   exports dev.sessionless.propagation.okhttp;
+  exports dev.sessionless.propagation.reactive;
 }

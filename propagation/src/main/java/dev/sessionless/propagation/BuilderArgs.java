@@ -27,10 +27,6 @@ final class BuilderArgs {
    * @throws IllegalArgumentException if it is blank
    */
   static String headerName(String name) {
-    Objects.requireNonNull(name, "name");
-    if (name.isBlank()) {
-      throw new IllegalArgumentException("header name must not be blank");
-    }
-    return name;
+    return dev.sessionless.propagation.internal.Args.headerName(name);
   }
 }

@@ -1,6 +1,8 @@
 package dev.sessionless.propagation;
 
 import dev.sessionless.core.TokenException;
+import dev.sessionless.propagation.internal.Admission;
+import dev.sessionless.propagation.internal.Answer;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -61,14 +63,12 @@ public final class InternalTokenFilter implements Filter {
   public static final String CONTEXT_ATTRIBUTE = CallContext.class.getName();
   private static final System.Logger LOG = System.getLogger(InternalTokenFilter.class.getName());
 
-  private final InternalTokenVerifier verifier;
+  private final Admission admission;
   private final String header;
-  private final Predicate<? super InternalToken> check;
 
   private InternalTokenFilter(Builder b) {
-    this.verifier = b.verifier;
+    this.admission = new Admission(b.verifier, b.check, LOG);
     this.header = b.header;
-    this.check = b.check;
   }
 
   /** A builder; the verifier is required. */
@@ -90,93 +90,40 @@ public final class InternalTokenFilter implements Filter {
     }
     HttpServletRequest request = (HttpServletRequest) req;
     HttpServletResponse response = (HttpServletResponse) res;
-    TraceContext trace = TraceContext.parse(request.getHeader(TraceContext.HEADER)).orElseGet(TraceContext::newTrace);
-    String token = bearer(request.getHeader(header));
-    if (token == null) {
-      LOG.log(System.Logger.Level.DEBUG, "trace={0}: no internal token presented", trace.traceId());
-      refuse(response, "Bearer");
+    TraceContext trace = Admission.trace(request.getHeader(TraceContext.HEADER));
+    Admission.Decision decision = admission.decide(request.getHeader(header), trace);
+    if (!decision.admitted()) {
+      Answers.write(response, decision.answer());
       return;
     }
-    InternalToken verified;
-    try {
-      verified = verifier.verify(token);
-      if (!check.test(verified)) {
-        LOG.log(System.Logger.Level.DEBUG, "trace={0}: internal token refused by the filter''s check", trace.traceId());
-        refuse(response, "Bearer error=\"invalid_token\"");
-        return;
-      }
-    } catch (TokenException e) {
-      if (e.reason().isRejection()) {
-        LOG.log(System.Logger.Level.DEBUG, "trace={0}: internal token refused: {1} ({2})",
-            trace.traceId(), e.reason(), e.getMessage());
-        refuse(response, "Bearer error=\"invalid_token\"");
-      } else {
-        unavailable(response, trace, "internal token could not be verified on this side (" + e.reason() + ")", e);
-      }
-      return;
-    } catch (RuntimeException e) {
-      // The check (or a bug) failed on this side: not the caller's fault, and no 500 with details.
-      unavailable(response, trace, "the check after verification failed", e);
-      return;
-    }
+    InternalToken verified = decision.token();
     CallContext context = CallContext.of(trace, verified);
     request.setAttribute(ATTRIBUTE, verified);
     request.setAttribute(CONTEXT_ATTRIBUTE, context);
     try (CallContext.Scope scope = context.open()) {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException e) {
-      if (response.isCommitted() || !callerTokenLapsed(e, verified)) {
+      Answer lapsed = response.isCommitted() ? null : admission.lapsed(e, verified, trace);
+      if (lapsed == null) {
         throw e;
       }
       // The application could not re-mint because the caller's token lapsed while (or before)
       // it was served, inside the verifier's clock leeway: the caller's expired token, not a
       // failure here. The caller gets what it would have got a moment later: a refusal.
-      LOG.log(System.Logger.Level.DEBUG, "trace={0}: the caller''s internal token expired before it could be "
-          + "re-minted for the next call: refused as expired", trace.traceId());
       response.reset();
-      refuse(response, "Bearer error=\"invalid_token\", error_description=\"The access token expired\"");
+      Answers.write(response, lapsed);
     }
-  }
-
-  /**
-   * Whether {@code e} is (or wraps) a {@code TokenException} with reason {@code EXPIRED} thrown
-   * while the caller's token, by the verifier's clock, has less than the one second left that
-   * a re-mint needs ({@link InternalTokenMinter#remint}): the token was accepted within the
-   * clock leeway, or lapsed while the request was served.
-   */
-  private boolean callerTokenLapsed(Throwable e, InternalToken verified) {
-    Throwable t = e;
-    for (int depth = 0; t != null && depth < 32; depth++, t = t.getCause()) {
-      if (t instanceof TokenException && ((TokenException) t).reason() == TokenException.Reason.EXPIRED) {
-        return verifier.tooLateToRemint(verified);
-      }
-    }
-    return false;
   }
 
   /** The token of an {@code Authorization}-style value: the scheme {@code Bearer} (any case) and a token68. */
   static String bearer(String value) {
-    if (value == null || value.length() < 8 || !value.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return null;
-    }
-    String t = value.substring(7).trim();
-    return t.isEmpty() || t.indexOf(' ') >= 0 ? null : t;
-  }
-
-  private static void unavailable(HttpServletResponse response, TraceContext trace, String what, Exception e)
-      throws IOException {
-    LOG.log(System.Logger.Level.ERROR, "trace=" + trace.traceId() + ": " + what, e);
-    Answers.unavailable(response, "the token cannot be verified now");
-  }
-
-  private static void refuse(HttpServletResponse response, String challenge) throws IOException {
-    Answers.unauthorized(response, challenge, "an internal token for this service is required");
+    return Admission.bearer(value);
   }
 
   /** The header and verifier. */
   @Override
   public String toString() {
-    return "InternalTokenFilter[header=" + header + ", " + verifier + "]";
+    return "InternalTokenFilter[header=" + header + ", " + admission.verifier() + "]";
   }
 
   /** Builds an {@link InternalTokenFilter}, checking it at {@link #build()}. Not thread-safe. */

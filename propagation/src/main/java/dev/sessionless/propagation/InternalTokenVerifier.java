@@ -140,9 +140,14 @@ public final class InternalTokenVerifier {
 
   /**
    * Whether {@code token}, by this verifier's clock, has less than the one second left that
-   * {@link InternalTokenMinter#remint} needs: accepted within the leeway, or lapsed since.
+   * {@link InternalTokenMinter#remint} needs: accepted within the leeway, or lapsed since. The
+   * receiving filters ask this when an application's call on fails with {@code EXPIRED}, to tell
+   * the caller's lapsed token from the application's own failure.
+   *
+   * @param token a token this verifier verified
+   * @return whether a re-mint of it would be refused as expired
    */
-  boolean tooLateToRemint(InternalToken token) {
+  public boolean tooLateToRemint(InternalToken token) {
     return token.expiresAt().getEpochSecond() - Math.floorDiv(clock.millis(), 1000) < 1;
   }
 

@@ -1,18 +1,13 @@
 package dev.sessionless.propagation;
 
-import dev.sessionless.core.Algorithm;
-import dev.sessionless.core.KeySet;
 import dev.sessionless.core.KeySource;
-import dev.sessionless.core.TokenKey;
+import dev.sessionless.propagation.internal.JwksDocument;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.Base64;
+import java.util.Collections;
 import java.util.Objects;
 
 /**
@@ -41,15 +36,14 @@ public final class JwksServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   private static final System.Logger LOG = System.getLogger(JwksServlet.class.getName());
   /** The JWK Set media type (RFC 7517 section 8.5.1). */
-  static final String MEDIA_TYPE = "application/jwk-set+json";
+  static final String MEDIA_TYPE = JwksDocument.MEDIA_TYPE;
 
-  private final transient KeySource keys;
+  private final transient JwksDocument.Current documents;
   private final String cacheControl;
-  private transient volatile Document document;
 
   private JwksServlet(Builder b) {
-    this.keys = b.keys;
-    this.cacheControl = "public, max-age=" + b.maxAge.getSeconds();
+    this.documents = new JwksDocument.Current(b.keys);
+    this.cacheControl = JwksDocument.cacheControl(b.maxAge);
   }
 
   /** A builder; {@code keys} is required. */
@@ -57,99 +51,27 @@ public final class JwksServlet extends HttpServlet {
     return new Builder();
   }
 
-  /** The published document of one key set: its bytes and strong ETag. */
-  private static final class Document {
-    final KeySet set;
-    final byte[] body;
-    final String etag;
-
-    Document(KeySet set, byte[] body, String etag) {
-      this.set = set;
-      this.body = body;
-      this.etag = etag;
-    }
-  }
-
-  /**
-   * The document for the current key set, made once per key set.
-   *
-   * @throws IllegalStateException if the set holds a symmetric key
-   */
-  private Document current() {
-    KeySet set = keys.current();
-    Document d = document;
-    if (d != null && d.set == set) {
-      return d;
-    }
-    d = publish(set);
-    document = d;
-    return d;
-  }
-
-  static Document publish(KeySet set) {
-    for (TokenKey k : set.keys()) {
-      if (k.algorithm().isSymmetric()) {
-        throw new IllegalStateException("the key set holds the symmetric key '" + k.kid() + "' ("
-            + k.algorithm().joseName() + "), whose secret would have to be published for others to verify: "
-            + "sign internal tokens with " + Algorithm.ES256.joseName() + " or " + Algorithm.EDDSA.joseName()
-            + " keys, and keep symmetric keys in a key set of their own that is never published");
-      }
-    }
-    byte[] body = set.toPublicJwks().getBytes(StandardCharsets.UTF_8);
-    byte[] hash;
-    try {
-      hash = MessageDigest.getInstance("SHA-256").digest(body);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("this JVM has no SHA-256", e);
-    }
-    String etag = '"' + Base64.getUrlEncoder().withoutPadding().encodeToString(hash) + '"';
-    return new Document(set, body, etag);
-  }
-
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    Document d;
+    JwksDocument d;
     try {
-      d = current();
+      d = documents.get();
     } catch (RuntimeException e) {
       // A broken deployment, not the caller's fault: say so without details, and log it.
       LOG.log(System.Logger.Level.ERROR, "the JWKS endpoint cannot publish the current key set", e);
       Answers.unavailable(resp, "the key set cannot be published now");
       return;
     }
-    resp.setHeader("ETag", d.etag);
+    resp.setHeader("ETag", d.etag());
     resp.setHeader("Cache-Control", cacheControl);
-    if (matches(req.getHeaders("If-None-Match"), d.etag)) {
+    java.util.Enumeration<String> fields = req.getHeaders("If-None-Match");
+    if (fields != null && d.matches(Collections.list(fields))) {
       resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
       return;
     }
     resp.setContentType(MEDIA_TYPE);
-    resp.setContentLength(d.body.length);
-    resp.getOutputStream().write(d.body);
-  }
-
-  /** Whether an If-None-Match field (RFC 9110 section 13.1.2: weak comparison, or {@code *}) matches. */
-  static boolean matches(java.util.Enumeration<String> fields, String etag) {
-    if (fields == null) {
-      return false;
-    }
-    String opaque = etag.substring(1, etag.length() - 1);
-    while (fields.hasMoreElements()) {
-      for (String tag : fields.nextElement().split(",", -1)) {
-        String t = tag.trim();
-        if (t.equals("*")) {
-          return true;
-        }
-        if (t.startsWith("W/")) {
-          t = t.substring(2);
-        }
-        if (t.length() == opaque.length() + 2 && t.charAt(0) == '"' && t.endsWith("\"")
-            && t.regionMatches(1, opaque, 0, opaque.length())) {
-          return true;
-        }
-      }
-    }
-    return false;
+    resp.setContentLength(d.length());
+    resp.getOutputStream().write(d.body());
   }
 
   /** Shows the cache policy only. */
@@ -177,10 +99,7 @@ public final class JwksServlet extends HttpServlet {
      * Whole seconds, from 0 to one day.
      */
     public Builder maxAge(Duration maxAge) {
-      Objects.requireNonNull(maxAge, "maxAge");
-      if (maxAge.isNegative() || maxAge.getNano() != 0 || maxAge.compareTo(Duration.ofDays(1)) > 0) {
-        throw new IllegalArgumentException("maxAge must be whole seconds from 0 to one day, got " + maxAge);
-      }
+      JwksDocument.cacheControl(maxAge);
       this.maxAge = maxAge;
       return this;
     }
@@ -195,7 +114,7 @@ public final class JwksServlet extends HttpServlet {
       if (keys == null) {
         throw new IllegalStateException("keys are required: the issuer's key set or keyring");
       }
-      publish(keys.current());
+      JwksDocument.publish(keys.current());
       return new JwksServlet(this);
     }
   }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Pins what the module-info says: three exported packages, the internal one not; the servlet
+ * Pins what the module-info says: four exported packages, the internal one not; the servlet
  * API and the optional client libraries only {@code requires static}; no public field that can
  * change.
  */
@@ -31,11 +31,11 @@ class ModuleBoundaryTest {
   }
 
   @Test
-  void moduleExportsTheApiAndTheTwoClientPackagesButNotItsInternals() throws IOException {
+  void moduleExportsTheApiTheTwoClientPackagesAndTheWebFluxSideButNotItsInternals() throws IOException {
     ModuleDescriptor d = descriptor();
     Set<String> exported = d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
     assertEquals(Set.of("dev.sessionless.propagation", "dev.sessionless.propagation.spring",
-        "dev.sessionless.propagation.okhttp"), exported);
+        "dev.sessionless.propagation.okhttp", "dev.sessionless.propagation.reactive"), exported);
     assertTrue(d.exports().stream().noneMatch(ModuleDescriptor.Exports::isQualified));
     assertTrue(Files.isDirectory(Path.of("target/classes/dev/sessionless/propagation/internal")),
         "the internal package exists, unexported");

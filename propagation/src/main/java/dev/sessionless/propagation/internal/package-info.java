@@ -1,6 +1,9 @@
 /**
- * What the outgoing-call helpers of {@code dev.sessionless.propagation} and its {@code spring}
- * and {@code okhttp} packages share ({@link dev.sessionless.propagation.internal.Callee}). Not
- * exported by the module: no API.
+ * What the helpers of {@code dev.sessionless.propagation} and its {@code spring}, {@code okhttp}
+ * and {@code reactive} packages share: the outgoing callee ({@link
+ * dev.sessionless.propagation.internal.Callee}), the receiving filters' decision ({@link
+ * dev.sessionless.propagation.internal.Admission}) and answers ({@link
+ * dev.sessionless.propagation.internal.Answer}), and the published JWKS ({@link
+ * dev.sessionless.propagation.internal.JwksDocument}). Not exported by the module: no API.
  */
 package dev.sessionless.propagation.internal;

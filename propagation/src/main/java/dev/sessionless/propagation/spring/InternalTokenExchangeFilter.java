@@ -3,6 +3,7 @@ package dev.sessionless.propagation.spring;
 import dev.sessionless.propagation.CallContext;
 import dev.sessionless.propagation.OutgoingTokens;
 import dev.sessionless.propagation.internal.Callee;
+import dev.sessionless.propagation.reactive.ReactiveCallContext;
 import java.util.Map;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
@@ -19,11 +20,14 @@ import reactor.core.publisher.Mono;
  *     .filter(new InternalTokenExchangeFilter(outgoing, "orders")).build();
  * }</pre>
  *
- * <p>The headers are computed when the exchange is subscribed, from the {@code CallContext} of
- * the subscribing thread, or from one put in the request's attributes under {@link
- * #CONTEXT_ATTRIBUTE} ({@code .attribute(CONTEXT_ATTRIBUTE, context)}), which is the way for
- * reactive pipelines that subscribe on other threads. Without either, the exchange fails with
- * {@code IllegalStateException} and nothing is sent.
+ * <p>The headers are computed when the exchange is subscribed, from the first {@code
+ * CallContext} found of: one put in the request's attributes under {@link #CONTEXT_ATTRIBUTE}
+ * ({@code .attribute(CONTEXT_ATTRIBUTE, context)}); the one in the subscriber's Reactor {@code
+ * Context} under {@link ReactiveCallContext#KEY}, which the WebFlux filters ({@code
+ * InternalTokenWebFilter}, {@code EdgeContextWebFilter}) put there, so a handler that returns
+ * the call's {@code Mono} passes its token on, narrowed to the callee, on whatever thread it
+ * runs; else the subscribing thread's. Without any, the exchange fails with {@code
+ * IllegalStateException} and nothing is sent.
  *
  * <p><b>Redirects.</b> The connector follows redirects, if configured to, re-sending the
  * headers this filter set: Reactor Netty's and the JDK connector's defaults follow none; keep
@@ -48,13 +52,16 @@ public final class InternalTokenExchangeFilter implements ExchangeFilterFunction
 
   @Override
   public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
-    Map<String, String> headers;
-    try {
-      headers = callee.headers(request.attribute(CONTEXT_ATTRIBUTE).orElse(null));
-    } catch (RuntimeException e) {
-      return Mono.error(e); // a reactive pipeline reports failures as signals, not throws
-    }
-    return next.exchange(ClientRequest.from(request).headers(h -> headers.forEach(h::set)).build());
+    return Mono.deferContextual(reactor -> {
+      Object attached = request.attribute(CONTEXT_ATTRIBUTE).orElse(null);
+      Map<String, String> headers;
+      try {
+        headers = callee.headers(attached != null ? attached : ReactiveCallContext.of(reactor).orElse(null));
+      } catch (RuntimeException e) {
+        return Mono.error(e); // a reactive pipeline reports failures as signals, not throws
+      }
+      return next.exchange(ClientRequest.from(request).headers(h -> headers.forEach(h::set)).build());
+    });
   }
 
   /** The audience. */

@@ -1,0 +1,43 @@
+package dev.sessionless.propagation.reactive;
+
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebHandler;
+import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.server.HttpServer;
+
+/** A real Reactor Netty server on a free loopback port, serving a WebFlux handler behind its filters. */
+final class LoopbackNetty implements AutoCloseable {
+  private final DisposableServer server;
+  final URI root;
+
+  LoopbackNetty(WebHandler handler, WebFilter... filters) {
+    HttpHandler http = WebHttpHandlerBuilder.webHandler(handler).filters(f -> f.addAll(java.util.List.of(filters))).build();
+    server = HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(http))
+        .bindNow(Duration.ofSeconds(30));
+    root = URI.create("http://127.0.0.1:" + server.port() + "/");
+  }
+
+  /** A WebClient on real Reactor Netty, following no redirect, with these filters. */
+  static WebClient client(URI base, ExchangeFilterFunction... filters) {
+    WebClient.Builder b = WebClient.builder().baseUrl(base.toString())
+        .clientConnector(new ReactorClientHttpConnector(HttpClient.create().followRedirect(false)));
+    for (ExchangeFilterFunction f : filters) {
+      b.filter(f);
+    }
+    return b.build();
+  }
+
+  @Override
+  public void close() {
+    server.disposeNow(Duration.ofSeconds(30));
+  }
+}
