@@ -75,10 +75,14 @@ public final class SessionlessWebSessionManager implements WebSessionManager {
   @Override
   public Mono<WebSession> getSession(ServerWebExchange exchange) {
     return Mono.defer(() -> {
+      settings.tick();
       TokenWebSession session;
       try {
         session = TokenWebSession.load(settings, exchange);
       } catch (RuntimeException e) {
+        // Only a client's bad token is a rejection (a fresh session, inside load): this is an
+        // outage (503) or our bug (a logged 500), and the client's cookie is left alone.
+        settings.failed(e);
         return Mono.error(SessionUnavailableException.translate(e));
       }
       exchange.getResponse().beforeCommit(() -> Mono.fromRunnable(session::commit)

@@ -150,4 +150,28 @@ class WebSessionRejectionTest {
       assertEquals(List.of("1:true", "1:true"), heard);
     }
   }
+
+  @Test
+  void aKeySourceThatGoesDownBeforeTheWriteIsA503NotA500() throws Exception {
+    boolean[] down = {false};
+    dev.sessionless.core.KeySource keys = () -> {
+      if (down[0]) {
+        throw new TokenException(TokenException.Reason.KEY_SOURCE_UNAVAILABLE, "JWKS URL down past its stale bound");
+      }
+      return Fixtures.KEYS;
+    };
+    Map<String, NettyApp.Route> routes = new HashMap<>(Fixtures.cart());
+    routes.put("/fail-later", (ex, s) -> {
+      s.getAttributes().put("n", 1);
+      down[0] = true; // read fine, then the source goes down before the response commits
+      return Mono.just("written?");
+    });
+    SessionlessWebSessionManager m = SessionlessWebSessionManager.builder().keys(keys)
+        .issuer("https://shop.test").audience("shop").build();
+    try (NettyApp a = new NettyApp(m, routes)) {
+      CookieClient.Answer r = new CookieClient().get(a.base() + "/fail-later");
+      assertEquals(503, r.status());
+      assertEquals(Optional.of("5"), r.headers().firstValue("Retry-After"));
+    }
+  }
 }

@@ -19,8 +19,6 @@ import java.util.Set;
  * is about to be written. Guarded by the session's lock.
  */
 final class SessionAttributes extends AbstractMap<String, Object> {
-  private static final System.Logger LOG = System.getLogger("dev.sessionless.webflux.SessionlessWebSessionManager");
-
   private final WebSettings settings;
   private final AttributeCodec codec;
   private final Object lock;
@@ -47,8 +45,7 @@ final class SessionAttributes extends AbstractMap<String, Object> {
       if (e.value == null) {
         entries.remove(name);
         dirty = true; // the next token leaves it out
-        LOG.log(System.Logger.Level.WARNING, "session attribute '" + name + "' of recorded type " + e.typeName
-            + " " + e.problem(codec) + ": dropped it from the session");
+        settings.log.badAttribute(name, e.typeName, e.problem(codec), "dropped it from the session");
         return null;
       }
       e.loaded = true;

@@ -35,7 +35,6 @@ import reactor.core.scheduler.Schedulers;
 public final class TokenWebSession implements WebSession {
   /** The exchange attribute holding the {@link TokenException.Reason} a token was refused for. */
   public static final String REJECTION_ATTRIBUTE = "dev.sessionless.webflux.rejection";
-  private static final System.Logger LOG = System.getLogger("dev.sessionless.webflux.SessionlessWebSessionManager");
   /** How long past a token's last possible expiry its revocation is kept: more than any clock skew. */
   private static final Duration REVOCATION_MARGIN = Duration.ofMinutes(10);
 
@@ -126,7 +125,7 @@ public final class TokenWebSession implements WebSession {
 
   private static TokenWebSession rejected(WebSettings settings, ServerWebExchange exchange, CookieRules.Incoming in,
       long now, TokenException.Reason reason) {
-    LOG.log(System.Logger.Level.DEBUG, "session token refused (" + reason + "): a fresh session starts");
+    settings.log.rejected(reason);
     settings.listener.sessionRejected(reason);
     exchange.getAttributes().put(REJECTION_ATTRIBUTE, reason);
     TokenWebSession s = fresh(settings, exchange, in, now);
@@ -158,7 +157,11 @@ public final class TokenWebSession implements WebSession {
     return !invalidated && (started || token != null || !attributes.entries.isEmpty());
   }
 
-  /** A new id, the attributes kept; the session counts as authenticated now (as on a login). */
+  /**
+   * A new id, the attributes kept; the session counts as authenticated now (as on a login). On
+   * an invalidated session it does nothing: Spring Security's context repository calls it after
+   * every save, the empty one a logout makes included.
+   */
   @Override
   public Mono<Void> changeSessionId() {
     return Mono.fromRunnable(this::changeIdNow);
@@ -166,7 +169,7 @@ public final class TokenWebSession implements WebSession {
 
   private synchronized void changeIdNow() {
     if (invalidated) {
-      throw new IllegalStateException("changeSessionId: the session has been invalidated");
+      return;
     }
     id = newId();
     changed = true;
@@ -176,6 +179,9 @@ public final class TokenWebSession implements WebSession {
 
   /** Marks a login: a new id, the subject, and an {@code auth_time} of now. */
   public synchronized String loggedIn(String subject) {
+    if (invalidated) {
+      throw new IllegalStateException("loggedIn: the session has been invalidated");
+    }
     changeIdNow();
     loginSubject = subject;
     return id;

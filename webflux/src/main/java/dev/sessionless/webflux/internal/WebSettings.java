@@ -9,8 +9,10 @@ import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.TokenCodec;
+import dev.sessionless.core.TokenException;
 import dev.sessionless.core.internal.SafeListener;
 import dev.sessionless.session.internal.AttributeCodec;
+import dev.sessionless.session.internal.FilterLog;
 import dev.sessionless.session.internal.StateBudget;
 import dev.sessionless.webflux.SessionTooLargeException;
 import java.time.Clock;
@@ -89,6 +91,8 @@ public final class WebSettings {
   final SessionlessListener listener;
   /** The most bytes of state the attributes may build up. */
   final StateBudget budget;
+  /** Rejections summarised once a minute, failures once per cause: the servlet filter's log. */
+  final FilterLog log;
 
   private WebSettings(TokenCodec codec, AttributeCodec attributes, CookieRules cookies, Clock clock,
       int maxInactiveSeconds, long absoluteLifetimeSeconds, double renewalFraction, RevocationStore revocations,
@@ -103,11 +107,27 @@ public final class WebSettings {
     this.revocations = revocations;
     this.listener = listener;
     this.budget = budget;
+    this.log = new FilterLog(clock);
   }
 
   /** The revocation store {@code invalidate()} writes to, or {@code null}. */
   public RevocationStore revocations() {
     return revocations;
+  }
+
+  /**
+   * Logs a failure on this side met while reading the session (an outage or our bug), once per
+   * cause, and writes any log summary that is due.
+   */
+  public void failed(Throwable failure) {
+    log.internalFailure(failure);
+    listener.sessionRejected(failure instanceof TokenException && !((TokenException) failure).reason().isRejection()
+        ? ((TokenException) failure).reason() : TokenException.Reason.INTERNAL);
+  }
+
+  /** Writes any log summary that is due; once per exchange. */
+  public void tick() {
+    log.tick();
   }
 
   /** The clock. */
