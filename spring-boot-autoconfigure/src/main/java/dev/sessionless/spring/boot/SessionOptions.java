@@ -94,8 +94,8 @@ interface SessionOptions {
     Algorithm algorithm = algorithm(properties.getAlgorithm());
     b.keys(keys);
     b.stateMapper(stateMapper);
-    b.issuer(SessionlessAutoConfiguration.issuer(properties, environment));
-    b.audience(SessionlessAutoConfiguration.audience(properties, environment));
+    b.issuer(issuerOf(properties, environment));
+    b.audience(audienceOf(properties, environment));
     b.absoluteLifetime(properties.getAbsoluteLifetime());
     b.renewalFraction(properties.getRenewalFraction());
     if (algorithm != Algorithm.DIR_A256GCM) {
@@ -131,6 +131,22 @@ interface SessionOptions {
     }
     b.attributeTypes(properties.getAttributeTypes().toArray(new Class<?>[0]));
     return algorithm;
+  }
+
+  /**
+   * {@code sessionless.issuer}, else {@code spring.application.name}, else {@code application}:
+   * two applications sharing a key file then accept each other's sessions only when told to
+   * (the same issuer and audience set on both).
+   */
+  static String issuerOf(SessionlessProperties properties, Environment environment) {
+    return properties.getIssuer() != null ? properties.getIssuer()
+        : environment.getProperty("spring.application.name", "application");
+  }
+
+  /** {@code sessionless.audience}, else {@code spring.application.name}, else {@code application}. */
+  static String audienceOf(SessionlessProperties properties, Environment environment) {
+    return properties.getAudience() != null ? properties.getAudience()
+        : environment.getProperty("spring.application.name", "application");
   }
 
   /**

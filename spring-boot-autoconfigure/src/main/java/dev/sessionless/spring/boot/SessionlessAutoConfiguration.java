@@ -159,20 +159,14 @@ public class SessionlessAutoConfiguration {
     }
   }
 
-  /**
-   * {@code sessionless.issuer}, else {@code spring.application.name}, else {@code application}:
-   * two applications sharing a key file then accept each other's sessions only when told to
-   * (the same issuer and audience set on both).
-   */
+  /** {@link SessionOptions#issuerOf}, for the auto-configurations that name it here. */
   static String issuer(SessionlessProperties properties, Environment environment) {
-    return properties.getIssuer() != null ? properties.getIssuer()
-        : environment.getProperty("spring.application.name", "application");
+    return SessionOptions.issuerOf(properties, environment);
   }
 
-  /** {@code sessionless.audience}, else {@code spring.application.name}, else {@code application}. */
+  /** {@link SessionOptions#audienceOf}, for the auto-configurations that name it here. */
   static String audience(SessionlessProperties properties, Environment environment) {
-    return properties.getAudience() != null ? properties.getAudience()
-        : environment.getProperty("spring.application.name", "application");
+    return SessionOptions.audienceOf(properties, environment);
   }
 
   static void refuseSpringSession(ListableBeanFactory beans) {

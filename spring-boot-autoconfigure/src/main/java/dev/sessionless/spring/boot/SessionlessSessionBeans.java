@@ -60,8 +60,8 @@ class SessionlessSessionBeans {
   @Conditional(RevocationConfigured.class)
   public RevocationSource sessionlessRevocation(SessionlessProperties properties, KeySource keys,
       Environment environment) {
-    return RevocationFactory.build(properties.getRevocation(), keys, SessionlessAutoConfiguration.issuer(properties, environment),
-        SessionlessAutoConfiguration.audience(properties, environment));
+    return RevocationFactory.build(properties.getRevocation(), keys, SessionOptions.issuerOf(properties, environment),
+        SessionOptions.audienceOf(properties, environment));
   }
 
   /** "Log out everywhere" for application code, writing to the revocation store. */
