@@ -42,6 +42,11 @@ import reactor.core.publisher.Mono;
  * Builder#authTimeAttribute}, if set. An exchange has a browser session when its {@code
  * WebSession} was started (it holds attributes) or it has a principal.
  *
+ * <p><b>Behind {@link InternalTokenWebFilter}.</b> On an exchange that filter passed (the
+ * exchange carries a verified token's context), this filter changes nothing: calls made while
+ * serving a verified internal token re-mint from it, as on the servlet side, wherever the two
+ * filters stand in the chain.
+ *
  * <p><b>No session.</b> An exchange without one that asks for a token gets {@link
  * NoSessionException}; when it reaches this filter before the response is committed, the answer
  * is {@code 401} ({@code Cache-Control: no-store}, a one-line text body), never a {@code 500}.
@@ -64,6 +69,10 @@ public final class EdgeContextWebFilter implements WebFilter {
 
   @Override
   public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+    Object received = exchange.getAttributes().get(InternalTokenWebFilter.CONTEXT_ATTRIBUTE);
+    if (received instanceof CallContext && ((CallContext) received).token().isPresent()) {
+      return chain.filter(exchange); // a verified internal token: calls re-mint from it, not from a session
+    }
     TraceContext trace = Admission.trace(exchange.getRequest().getHeaders().getFirst(TraceContext.HEADER));
     Mono<Optional<String>> principal = exchange.getPrincipal().map(Principal::getName)
         .filter(n -> !n.isEmpty()).map(Optional::of).defaultIfEmpty(Optional.empty());

@@ -127,7 +127,10 @@ class ReactiveEdgeToServicesTest {
         orders(LoopbackNetty.client(billing.root, new InternalTokenExchangeFilter(ordersOut, "billing"))),
         ordersJwks.at("/jwks.json"),
         InternalTokenWebFilter.builder().verifier(InternalTokenVerifier.builder().audience("orders")
-            .issuer(EDGE, edgePublic).build()).build()));
+            .issuer(EDGE, edgePublic).build()).build(),
+        // An edge filter behind the receiving one (a service that also serves browsers): calls
+        // made while serving a verified token still re-mint from the token.
+        EdgeContextWebFilter.builder().build()));
     OutgoingTokens edgeOut = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(edgeSource)
         .issuer(EDGE).build()).grant("orders", "tenant", "cart").build();
     List<WebFilter> filters = new ArrayList<>(List.of(edgeFilters));
