@@ -11,10 +11,8 @@ module dev.sessionless.servlet {
   // names the artifact to add if not).
   requires static dev.sessionless.keyring;
   requires transitive jakarta.servlet;
-  // The session rules shared with the WebFlux adapter (internal, exported to this module only).
+  // The session engine shared with the WebFlux adapter (internal: exported to the two adapters only).
   requires dev.sessionless.session;
-  // Jackson 3 streaming: the filter reads its own metadata in the state (StoredState).
-  requires tools.jackson.core;
 
   exports dev.sessionless.servlet;
 }

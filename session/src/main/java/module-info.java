@@ -1,10 +1,10 @@
 /**
- * Sessionless session: the container-neutral rules of a token-backed session, shared by the
+ * Sessionless session: the container-neutral engine of a token-backed session, shared by the
  * servlet filter ({@code dev.sessionless.servlet}) and the WebFlux adapter ({@code
- * dev.sessionless.webflux}) so that each rule exists once, below both: how attribute values are
- * written to and read from the token's state (through the application's {@code StateMapper} and
- * its registered types), the session's metadata in the state, the state's size budget, the
- * {@code Cookie} header parser and the filter's log.
+ * dev.sessionless.webflux}) so that each rule exists once, below both: decoding the token once
+ * per request, cookie rules and chunking, the size budget, sliding and absolute expiry, renewal,
+ * the revocation check and logout revocation, listener events, attributes through the
+ * application's {@code StateMapper} and registered types, and change tracking.
  *
  * <p>Not an API for applications: its one package, {@code dev.sessionless.session.internal}, is
  * exported only to the two adapters, and has no compatibility promise.

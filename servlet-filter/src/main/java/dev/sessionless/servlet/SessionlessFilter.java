@@ -4,9 +4,9 @@ import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.servlet.internal.FilterRun;
-import dev.sessionless.servlet.internal.LogoutRevocation;
 import dev.sessionless.servlet.internal.RequestSession;
-import dev.sessionless.servlet.internal.Settings;
+import dev.sessionless.session.internal.LogoutRevocation;
+import dev.sessionless.session.internal.Settings;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -231,7 +231,7 @@ public final class SessionlessFilter implements Filter {
    */
   public static void logOutEverywhere(HttpServletRequest request, String subject) {
     Objects.requireNonNull(subject, "subject");
-    LogoutRevocation.logOutEverywhere(requestSession(request, "logOutEverywhere"), subject);
+    requestSession(request, "logOutEverywhere").logOutEverywhere(subject);
   }
 
   /**

@@ -8,7 +8,7 @@ import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.internal.BuilderChecks;
-import dev.sessionless.servlet.internal.Settings;
+import dev.sessionless.session.internal.Settings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashSet;

@@ -1,6 +1,7 @@
 package dev.sessionless.webflux;
 
 import dev.sessionless.core.RevocationStore;
+import dev.sessionless.session.internal.LogoutRevocation;
 import dev.sessionless.webflux.internal.TokenWebSession;
 import dev.sessionless.webflux.internal.WebSettings;
 import java.time.Instant;
@@ -75,19 +76,13 @@ public final class SessionlessWebSessionManager implements WebSessionManager {
   @Override
   public Mono<WebSession> getSession(ServerWebExchange exchange) {
     return Mono.defer(() -> {
-      settings.tick();
-      TokenWebSession session;
       try {
-        session = TokenWebSession.load(settings, exchange);
+        return Mono.just(TokenWebSession.load(settings, exchange));
       } catch (RuntimeException e) {
         // Only a client's bad token is a rejection (a fresh session, inside load): this is an
-        // outage (503) or our bug (a logged 500), and the client's cookie is left alone.
-        settings.failed(e);
+        // outage (503) or our bug (a 500), logged by the engine; the client's cookie is left alone.
         return Mono.error(SessionUnavailableException.translate(e));
       }
-      exchange.getResponse().beforeCommit(() -> Mono.fromRunnable(session::commit)
-          .onErrorMap(SessionUnavailableException::translate).then());
-      return Mono.just(session);
     });
   }
 
@@ -127,10 +122,8 @@ public final class SessionlessWebSessionManager implements WebSessionManager {
       return Mono.error(new IllegalStateException("logOutEverywhere needs a revocation store: build the manager"
           + " with revocation(RevocationStore)"));
     }
-    return Mono.fromRunnable(() -> {
-      Instant now = settings.clock().instant();
-      store.revokeSubject(subject, now, now.plus(settings.absoluteLifetime()).plusSeconds(600));
-    }).subscribeOn(Schedulers.boundedElastic()).onErrorMap(SessionUnavailableException::translate).then();
+    return Mono.fromRunnable(() -> LogoutRevocation.revokeSubject(store, subject, settings.clock().instant(),
+        settings.absoluteLifetime())).subscribeOn(Schedulers.boundedElastic()).onErrorMap(SessionUnavailableException::translate).then();
   }
 
   private static TokenWebSession ours(WebSession session, String what) {

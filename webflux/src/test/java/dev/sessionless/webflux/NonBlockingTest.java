@@ -36,10 +36,10 @@ class NonBlockingTest {
   static final class Installed {
     static {
       BlockHound.builder().loadIntegrations()
-          // Core's token encryption takes each IV from the platform SecureRandom (NativePRNG),
-          // which reads /dev/urandom: never blocking on Linux once the kernel is seeded, but a
-          // file read all the same. Allowed here, named, and reported for core to decide; this
-          // module's own ids come from a DRBG and read no file (SessionIds).
+          // Core's token encryption (each IV) and the session engine's new ids take their bytes
+          // from the platform SecureRandom (NativePRNG), which reads /dev/urandom: never blocking
+          // on Linux once the kernel is seeded, but a file read all the same. Allowed here, by
+          // name, and reported: a DRBG seeded once would read no file per call.
           .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "implNextBytes")
           .blockingMethodCallback(m -> {
             BLOCKED.add(m.getClassName() + "." + m.getName());

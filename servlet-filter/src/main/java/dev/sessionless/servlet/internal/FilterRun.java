@@ -1,5 +1,6 @@
 package dev.sessionless.servlet.internal;
 
+import dev.sessionless.session.internal.Settings;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,5 +1,6 @@
 package dev.sessionless.servlet.internal;
 
+import dev.sessionless.session.internal.RequestView;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -21,6 +22,8 @@ final class SessionAsyncContext implements AsyncContext {
   private final AsyncContext delegate;
   private final RequestSession state;
   private final HttpServletRequest request;
+  /** The request as the session engine reads it (the cookie's path and Secure). */
+  private final RequestView requestView;
   private final SessionResponse response;
 
   SessionAsyncContext(AsyncContext delegate, RequestSession state, HttpServletRequest request,
@@ -28,6 +31,7 @@ final class SessionAsyncContext implements AsyncContext {
     this.delegate = delegate;
     this.state = state;
     this.request = request;
+    this.requestView = new ServletRequestView(request);
     this.response = response;
   }
 
@@ -42,7 +46,7 @@ final class SessionAsyncContext implements AsyncContext {
   }
 
   void save() {
-    state.checkpoint(request, response.raw(), true);
+    state.checkpoint(requestView, response, true);
   }
 
   @Override
@@ -136,7 +140,7 @@ final class SessionAsyncContext implements AsyncContext {
       if (app != null) {
         app.onComplete(event);
       } else {
-        state.finish(request, response.raw()); // the filter's own listener: reports a late change
+        state.finish(requestView, response); // the filter's own listener: reports a late change
       }
     }
 

@@ -1,11 +1,14 @@
 package dev.sessionless.servlet.internal;
 
+import dev.sessionless.session.internal.RequestView;
+import dev.sessionless.session.internal.ResponseView;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.Collection;
 
 /**
  * The response the application sees: before anything that could commit it the session is
@@ -20,11 +23,11 @@ import java.io.PrintWriter;
  * reached when the application (compiled against 6.1) calls them, which it can only do on a 6.1
  * container.
  */
-final class SessionResponse extends HttpServletResponseWrapper {
+final class SessionResponse extends HttpServletResponseWrapper implements ResponseView {
   private static final String CONTENT_LENGTH = "Content-Length";
 
   private final RequestSession state;
-  private HttpServletRequest request;
+  private RequestView request;
   private ServletOutputStream out;
   private ServletOutputStream outDelegate;
   private PrintWriter writer;
@@ -39,7 +42,7 @@ final class SessionResponse extends HttpServletResponseWrapper {
 
   /** The request whose security decides the cookie's Secure attribute. */
   public void request(HttpServletRequest request) {
-    this.request = request;
+    this.request = new ServletRequestView(request);
   }
 
   HttpServletResponse raw() {
@@ -48,7 +51,7 @@ final class SessionResponse extends HttpServletResponseWrapper {
 
   /** Writes the session now if it must be written (looking for in-place changes). */
   public void save() {
-    state.checkpoint(request, raw(), true);
+    state.checkpoint(request, this, true);
   }
 
   /**
@@ -56,16 +59,16 @@ final class SessionResponse extends HttpServletResponseWrapper {
    * change made after it committed.
    */
   public void finish() {
-    state.finish(request, raw());
+    state.finish(request, this);
   }
 
   /** Called before every write of body bytes or characters. */
   void beforeWrite() {
     if (!firstWriteSeen) {
       firstWriteSeen = true;
-      state.checkpoint(request, raw(), true);
+      state.checkpoint(request, this, true);
     } else {
-      state.checkpoint(request, raw(), false);
+      state.checkpoint(request, this, false);
     }
   }
 
@@ -195,5 +198,37 @@ final class SessionResponse extends HttpServletResponseWrapper {
   @Override
   public String encodeRedirectURL(String url) {
     return url;
+  }
+
+  // The session engine's view of the response: the container's own, not this wrapper's
+  // overrides (a Content-Length header set through this wrapper saves the session first).
+  @Override
+  public boolean committed() {
+    return raw().isCommitted();
+  }
+
+  @Override
+  public void addResponseHeader(String name, String value) {
+    raw().addHeader(name, value);
+  }
+
+  @Override
+  public void setResponseHeader(String name, String value) {
+    raw().setHeader(name, value);
+  }
+
+  @Override
+  public String responseHeader(String name) {
+    return raw().getHeader(name);
+  }
+
+  @Override
+  public Collection<String> responseHeaders(String name) {
+    return raw().getHeaders(name);
+  }
+
+  @Override
+  public boolean hasResponseHeader(String name) {
+    return raw().containsHeader(name);
   }
 }

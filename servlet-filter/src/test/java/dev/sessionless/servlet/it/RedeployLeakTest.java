@@ -11,6 +11,7 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.session.internal.ExchangeSession;
 import dev.sessionless.testing.Collected;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,7 +58,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The webapp is a real one: a directory with {@code WEB-INF/web.xml} (three
  * {@link SessionlessFilter}s configured by init parameters over one {@code keys.file}, and
  * {@link RedeployApp} using {@code HttpSession}), {@code WEB-INF/classes} holding RedeployApp, and
- * {@code WEB-INF/lib} holding the sessionless jars (core, keyring, servlet, jarred from the
+ * {@code WEB-INF/lib} holding the sessionless jars (core, keyring, session, servlet, jarred from the
  * reactor's output) and their libraries (Jackson, Caffeine, BouncyCastle, from the test's path).
  * The context's parent loader hides all of those, so Tomcat's {@code WebappClassLoader} and
  * nothing else loads them; the webapp reports its loaders and the test checks them.
@@ -245,12 +246,12 @@ class RedeployLeakTest {
   }
 
   /**
-   * The jars of WEB-INF/lib: core, keyring and servlet from the reactor (a classes directory is
+   * The jars of WEB-INF/lib: core, keyring, session and servlet from the reactor (a classes directory is
    * jarred), and every Jackson, Caffeine and BouncyCastle jar on the test's path.
    */
   private static List<Path> libraries(Path out) throws Exception {
     Set<Path> sources = new LinkedHashSet<>();
-    for (Class<?> c : List.of(TokenCodec.class, Keyring.class, SessionlessFilter.class)) {
+    for (Class<?> c : List.of(TokenCodec.class, Keyring.class, ExchangeSession.class, SessionlessFilter.class)) {
       sources.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()));
     }
     String path = System.getProperty("java.class.path", "") + java.io.File.pathSeparator

@@ -126,7 +126,7 @@ public final class AttributeCodec {
   }
 
   /** The tag written for values of {@code type}, a type {@link #resolve} returned. */
-  public String tag(Class<?> type) {
+  String tag(Class<?> type) {
     return tags.get(type);
   }
 
@@ -136,7 +136,7 @@ public final class AttributeCodec {
    *
    * @throws RuntimeException if the JSON does not read as {@code type}
    */
-  public Object read(Class<?> type, byte[] bytes, int off, int len) {
+  Object read(Class<?> type, byte[] bytes, int off, int len) {
     if (defaultMapper && (type == List.class || type == Map.class)) {
       // A list or map of plain strings, Integers and booleans (most session collections): read
       // as the default mapper would, without a parser; anything else goes to the mapper.
@@ -163,12 +163,12 @@ public final class AttributeCodec {
   }
 
   /** The class recorded under {@code typeName}, or {@code null}: a pure table look-up. */
-  public Class<?> resolve(String typeName) {
+  Class<?> resolve(String typeName) {
     return byName.get(typeName);
   }
 
   /** Whether values of this recorded type can change without a {@code setAttribute}. */
-  public static boolean isMutable(Class<?> type) {
+  static boolean isMutable(Class<?> type) {
     return type == null || !SCALARS.contains(type);
   }
 
@@ -177,7 +177,7 @@ public final class AttributeCodec {
    *
    * @throws IllegalArgumentException naming the attribute and its type if it is not allowed
    */
-  public String typeName(String name, Object value) {
+  String typeName(String name, Object value) {
     Class<?> c = value.getClass();
     if (registered.contains(c) || SCALARS.contains(c)) {
       return tags.get(c);
@@ -249,7 +249,7 @@ public final class AttributeCodec {
    *
    * @throws IllegalArgumentException naming the attribute and its type if it does not round-trip
    */
-  public byte[] checkedJson(String name, Object value, String typeName) {
+  byte[] checkedJson(String name, Object value, String typeName) {
     Class<?> type = byName.get(typeName);
     try {
       RecordPlan plan = writers.isEmpty() ? null : writers.get(type);
@@ -312,7 +312,7 @@ public final class AttributeCodec {
    * with the default mapper. Such a value needs no {@link Snapshot}: comparing it is as cheap as
    * walking it and allocates nothing.
    */
-  public boolean comparesWithoutMapper(Object value) {
+  boolean comparesWithoutMapper(Object value) {
     return defaultMapper && (value instanceof List || value instanceof Map
         || !writers.isEmpty() && writers.containsKey(value.getClass()));
   }
@@ -321,7 +321,7 @@ public final class AttributeCodec {
    * Whether {@code value} still writes exactly {@code json[off, off + len)}, compared without
    * the mapper; {@code null} when only the mapper can tell (a value not plain after all).
    */
-  public Boolean sameWithoutMapper(Object value, byte[] json, int off, int len) {
+  Boolean sameWithoutMapper(Object value, byte[] json, int off, int len) {
     if (!defaultMapper) {
       return null;
     }
@@ -340,7 +340,7 @@ public final class AttributeCodec {
    * Whether {@code value} still writes exactly the JSON at {@code json[off, off + len)}: one
    * serialisation compared byte by byte as it is written, without building the bytes.
    */
-  public boolean writesSame(Object value, byte[] json, int off, int len) {
+  boolean writesSame(Object value, byte[] json, int off, int len) {
     Boolean plain = sameWithoutMapper(value, json, off, len);
     if (plain != null) {
       return plain;
@@ -356,7 +356,7 @@ public final class AttributeCodec {
   }
 
   /** The JSON of a value already accepted; {@code null} if it can no longer be written. */
-  public byte[] json(Object value) {
+  byte[] json(Object value) {
     try {
       byte[] plain = null;
       if (defaultMapper && (value instanceof List || value instanceof Map)) {

@@ -4,47 +4,47 @@ package dev.sessionless.session.internal;
  * One attribute of a session: its recorded type, its value once read or set, and the JSON that is known to
  * be its value as long as the application never held it ({@link #json}).
  */
-public final class AttributeEntry {
-  public final String typeName;
+final class AttributeEntry {
+  final String typeName;
   /** The class {@link #typeName} names, or {@code null} if this filter allows none. */
-  public final Class<?> type;
-  public Object value;
-  public boolean loaded;
+  final Class<?> type;
+  Object value;
+  boolean loaded;
   /**
    * The value's JSON as last read or written: bytes {@code [off, off + len)} of {@code json}.
    * Written as is while the application never held the value; otherwise the baseline an
    * in-place change is found against.
    */
-  public byte[] json;
-  public int off;
-  public int len;
+  byte[] json;
+  int off;
+  int len;
   /** The application holds this (mutable) value: it may change without a setAttribute. */
-  public boolean handedOut;
+  boolean handedOut;
   /** The value's JSON as of the last in-place check, or {@code null}. */
-  public byte[] current;
+  byte[] current;
   /** The last in-place check found the value still writes {@link #json}: no need to serialise it again. */
-  public boolean checkedSame;
+  boolean checkedSame;
   /**
    * What the value held when it last matched {@link #json}, or {@code null}: while it still
    * holds the same objects, the in-place check need not serialise it.
    */
-  public Snapshot snapshot;
+  Snapshot snapshot;
   /** Why the stored value did not read back (an exception's simple name), or {@code null}. */
-  public String failure;
+  String failure;
 
-  public AttributeEntry(String typeName, Class<?> type) {
+  AttributeEntry(String typeName, Class<?> type) {
     this.typeName = typeName;
     this.type = type;
   }
 
-  public void json(byte[] bytes, int offset, int length) {
+  void json(byte[] bytes, int offset, int length) {
     json = bytes;
     off = offset;
     len = length;
   }
 
   /** Why this entry's stored value is unusable, for the log: never the value. */
-  public String problem(AttributeCodec codec) {
+  String problem(AttributeCodec codec) {
     if (type == null) {
       return "is not a type this filter allows (renamed, or no longer registered?)";
     }

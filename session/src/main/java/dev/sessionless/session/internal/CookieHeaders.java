@@ -19,26 +19,25 @@ import java.util.List;
  * A piece without {@code =} names no cookie and is skipped. Nothing is decoded or unescaped: a
  * value that is not a token is left for the codec to reject.
  */
-public final class CookieHeaders {
+final class CookieHeaders {
   /**
    * A cookie of ours: its name, and its value (quotes removed) as {@code header[start, end)},
    * not copied: the codec reads a token where it lies.
    */
-  public record Found(String name, String header, int start, int end) {
+  record Found(String name, String header, int start, int end) {
     /** The value, copied out. */
-    public String value() {
+    String value() {
       return header.substring(start, end);
     }
 
-    /** The value's length. */
-    public int length() {
+    int length() {
       return end - start;
     }
   }
 
   /** Whether the text {@code header[from, to)} is the name of one of our cookies. */
   @FunctionalInterface
-  public interface NameTest {
+  interface NameTest {
     boolean ours(String header, int from, int to);
   }
 
@@ -49,7 +48,7 @@ public final class CookieHeaders {
    * how many are kept (a request carrying more is no browser's). A name equal to {@code usual}
    * (or {@code null}) is that very string, not a copy.
    */
-  public static List<Found> find(Enumeration<String> headers, NameTest test, int atMost, String usual) {
+  static List<Found> find(Enumeration<String> headers, NameTest test, int atMost, String usual) {
     if (headers == null) {
       return List.of();
     }

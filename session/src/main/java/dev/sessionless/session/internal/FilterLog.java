@@ -82,7 +82,7 @@ public final class FilterLog {
    * A server-side failure while reading a session token: logged at ERROR with its stack trace
    * the first time, then counted.
    */
-  public void internalFailure(Throwable failure) {
+  void internalFailure(Throwable failure) {
     String key = failure.getClass().getName()
         + (failure instanceof TokenException ? "/" + ((TokenException) failure).reason() : "")
         + "@" + origin(failure);
@@ -102,7 +102,7 @@ public final class FilterLog {
    * sent: logged at WARNING once per kind of change, then counted. {@code what} is {@code
    * attribute}, {@code in-place} or {@code invalidate}.
    */
-  public void changeDropped(String what) {
+  void changeDropped(String what) {
     occurred(Level.WARNING, "after-commit:" + what, "a session change (" + what + ") was made after the"
         + " response committed, so the client never received it and the change is lost: change the session"
         + " before writing the body, flushing, redirecting or sending an error, or give the response a larger"
@@ -113,7 +113,7 @@ public final class FilterLog {
    * A stored attribute no longer reads back as its recorded type: logged at WARNING with its
    * name and type, never its value.
    */
-  public void badAttribute(String name, String typeName, String problem, String action) {
+  void badAttribute(String name, String typeName, String problem, String action) {
     occurred(Level.WARNING, "attribute:" + name + ":" + typeName + ":" + action,
         "session attribute '" + name + "' (recorded type " + typeName + ") " + problem + ": " + action, null);
   }

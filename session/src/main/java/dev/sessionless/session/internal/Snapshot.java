@@ -22,7 +22,7 @@ import java.util.Map;
  *
  * <p>Not thread-safe: taken and checked under the session's lock.
  */
-public final class Snapshot implements ValueWalker.Sink {
+final class Snapshot implements ValueWalker.Sink {
   /** Marks the end of a collection's or map's elements, so nesting is part of what is compared. */
   static final Object END = new Object();
   /** The most objects (and, apart, primitive components) one snapshot records; a larger value is compared as JSON. */
@@ -47,7 +47,7 @@ public final class Snapshot implements ValueWalker.Sink {
    * The snapshot of {@code value}, or {@code null} if it holds something this cannot vouch for
    * (then the caller compares JSON).
    */
-  public static Snapshot of(Object value, ValueWalker walker) {
+  static Snapshot of(Object value, ValueWalker walker) {
     Snapshot s = new Snapshot();
     try {
       if (!walker.walk(value, s, 0)) {
@@ -63,7 +63,7 @@ public final class Snapshot implements ValueWalker.Sink {
    * Whether {@code value} still holds exactly what it held when this was taken; {@code false}
    * when it may have changed (the JSON then decides).
    */
-  public boolean unchanged(Object value, ValueWalker walker) {
+  boolean unchanged(Object value, ValueWalker walker) {
     checking = true;
     position = 0;
     bitsPosition = 0;

@@ -55,7 +55,7 @@ public final class StateBudget {
    *
    * @throws RuntimeException the public {@code SessionTooLargeException} if it is over the budget
    */
-  public void check(String name, byte[] json, String tag, Map<String, AttributeEntry> entries) {
+  void check(String name, byte[] json, String tag, Map<String, AttributeEntry> entries) {
     long size = META_BYTES + PER_ATTRIBUTE + name.length() + tag.length() + json.length;
     for (Map.Entry<String, AttributeEntry> e : entries.entrySet()) {
       if (!e.getKey().equals(name)) {

@@ -33,7 +33,7 @@ import java.util.Map;
  * <p>Never changed once made: it is kept with the token (core's {@code StateAccess.attach}), so
  * every request that brings the same token back through the verification cache shares it.
  */
-public final class StoredState {
+final class StoredState {
   /** The state name holding the session's own metadata; refused as an attribute name. */
   public static final String META = "$sessionless";
   /**
@@ -50,16 +50,16 @@ public final class StoredState {
   private static final int MAX_NAME = 256;
 
   /** The state object's bytes, as the token carried them: core's own, never to be changed. */
-  public final byte[] bytes;
+  final byte[] bytes;
   /**
    * {@code [start, end)} in {@link #bytes} of each state value, in token order: core's index,
    * which also lists the metadata under {@link #META}.
    */
-  public final Map<String, int[]> spans;
+  final Map<String, int[]> spans;
   /** Recorded type tag of each attribute, in token order. */
-  public final Map<String, String> types = new LinkedHashMap<>();
-  public long created;
-  public int maxInactive;
+  final Map<String, String> types = new LinkedHashMap<>();
+  long created;
+  int maxInactive;
 
   private StoredState(byte[] bytes, Map<String, int[]> spans) {
     this.bytes = bytes;
@@ -72,7 +72,7 @@ public final class StoredState {
    * @throws TokenException {@code MISSING_CLAIM} if there is no metadata; {@code MALFORMED} if
    *     the state or the metadata is not what this filter writes
    */
-  public static StoredState of(SessionToken token) {
+  static StoredState of(SessionToken token) {
     // A verification-cache hit hands back the very token: its metadata was read once already.
     StoredState kept = StateAccess.attached(token, StoredState.class);
     if (kept != null) {
@@ -339,7 +339,7 @@ public final class StoredState {
    * writes as the encoder does (no map of tags, no String on the way), else through
    * {@link #metaJson}. The same bytes either way ({@code StoredStateTest}).
    */
-  public static <V> byte[] metaBytes(long created, int maxInactive, Map<String, V> entries,
+  static <V> byte[] metaBytes(long created, int maxInactive, Map<String, V> entries,
       java.util.function.Function<? super V, String> tag) {
     byte[] direct = PlainJsonWriter.meta(created, maxInactive, entries, tag);
     if (direct != null) {

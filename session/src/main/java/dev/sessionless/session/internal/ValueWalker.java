@@ -37,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Thread-safe.
  */
-public final class ValueWalker {
+final class ValueWalker {
   /** Final JDK classes whose instances never change. */
   private static final List<Class<?>> IMMUTABLE = List.of(String.class, Integer.class, Long.class,
       Short.class, Byte.class, Double.class, Float.class, Boolean.class, Character.class,
@@ -66,7 +66,7 @@ public final class ValueWalker {
   /** Per class: {@link #LEAF}, {@link #CONTAINER}, {@link #OPAQUE}, or a record's components. */
   private final ConcurrentHashMap<Class<?>, Object> kinds = new ConcurrentHashMap<>();
 
-  public ValueWalker() {
+  ValueWalker() {
     for (Class<?> c : IMMUTABLE) {
       kinds.put(c, LEAF);
     }

@@ -9,26 +9,27 @@ import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.TokenCodec;
-import dev.sessionless.core.TokenException;
-import dev.sessionless.core.internal.SafeListener;
 import dev.sessionless.session.internal.AttributeCodec;
-import dev.sessionless.session.internal.FilterLog;
+import dev.sessionless.session.internal.CookieCarrier;
+import dev.sessionless.session.internal.Settings;
 import dev.sessionless.session.internal.StateBudget;
 import dev.sessionless.webflux.SessionTooLargeException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The WebFlux manager's immutable configuration, checked once at build with the servlet filter's
- * defaults and rules (same cookie name, lifetimes, algorithm and compression choice, state
- * budget), so one configuration means the same on both stacks.
+ * The WebFlux manager's configuration: the builder's options checked with the servlet filter's
+ * defaults and rules, and made into the shared session engine's {@link Settings}.
  */
 public final class WebSettings {
   private static final System.Logger LOG = System.getLogger("dev.sessionless.webflux.SessionlessWebSessionManager");
+  /** One cookie unless set: what fits the usual 8 KiB request header limits (the servlet filter's reasoning). */
+  private static final int DEFAULT_COOKIE_CHUNKS = 1;
 
   /** The options as the public builder collected them; {@code null} means "not set". */
   public static final class Options {
@@ -78,56 +79,23 @@ public final class WebSettings {
     public SessionlessListener listener;
   }
 
-  final TokenCodec codec;
-  final AttributeCodec attributes;
-  final CookieRules cookies;
+  /** The engine's settings. */
+  final Settings engine;
   final Clock clock;
-  final int maxInactiveSeconds;
-  final long absoluteLifetimeSeconds;
-  final double renewalFraction;
+  final Duration absoluteLifetime;
   /** Where {@code invalidate()} records the session as revoked; {@code null} if nowhere. */
-  final RevocationStore revocations;
-  /** Guarded: never throws. */
-  final SessionlessListener listener;
-  /** The most bytes of state the attributes may build up. */
-  final StateBudget budget;
-  /** Rejections summarised once a minute, failures once per cause: the servlet filter's log. */
-  final FilterLog log;
+  private final RevocationStore revocations;
 
-  private WebSettings(TokenCodec codec, AttributeCodec attributes, CookieRules cookies, Clock clock,
-      int maxInactiveSeconds, long absoluteLifetimeSeconds, double renewalFraction, RevocationStore revocations,
-      SessionlessListener listener, StateBudget budget) {
-    this.codec = codec;
-    this.attributes = attributes;
-    this.cookies = cookies;
+  private WebSettings(Settings engine, Clock clock, Duration absoluteLifetime, RevocationStore revocations) {
+    this.engine = engine;
     this.clock = clock;
-    this.maxInactiveSeconds = maxInactiveSeconds;
-    this.absoluteLifetimeSeconds = absoluteLifetimeSeconds;
-    this.renewalFraction = renewalFraction;
+    this.absoluteLifetime = absoluteLifetime;
     this.revocations = revocations;
-    this.listener = listener;
-    this.budget = budget;
-    this.log = new FilterLog(clock);
   }
 
   /** The revocation store {@code invalidate()} writes to, or {@code null}. */
   public RevocationStore revocations() {
     return revocations;
-  }
-
-  /**
-   * Logs a failure on this side met while reading the session (an outage or our bug), once per
-   * cause, and writes any log summary that is due.
-   */
-  public void failed(Throwable failure) {
-    log.internalFailure(failure);
-    listener.sessionRejected(failure instanceof TokenException && !((TokenException) failure).reason().isRejection()
-        ? ((TokenException) failure).reason() : TokenException.Reason.INTERNAL);
-  }
-
-  /** Writes any log summary that is due; once per exchange. */
-  public void tick() {
-    log.tick();
   }
 
   /** The clock. */
@@ -137,7 +105,7 @@ public final class WebSettings {
 
   /** The absolute lifetime. */
   public Duration absoluteLifetime() {
-    return Duration.ofSeconds(absoluteLifetimeSeconds);
+    return absoluteLifetime;
   }
 
   /**
@@ -158,14 +126,13 @@ public final class WebSettings {
     if (!(fraction > 0 && fraction <= 1)) {
       throw new IllegalArgumentException("renewalFraction must be in (0, 1], got " + fraction);
     }
-    CookieRules cookies = CookieRules.of(o, LOG);
-    SessionIds.warm();
+    int chunks = o.maxChunks == null ? DEFAULT_COOKIE_CHUNKS : o.maxChunks;
+    CookieCarrier carrier = CookieOptions.carrier(o, chunks, LOG);
     Algorithm algorithm = algorithm(o, clock);
     TokenCodec.Builder codec = TokenCodec.builder().keys(o.keys).clock(clock).stateMapper(mapper)
-        .timeToLive(inactive).maxTokenLength(cookies.maxTokenLength()).algorithm(algorithm);
-    if (o.listener != null) {
-      codec.listener(o.listener);
-    }
+        .timeToLive(inactive).maxTokenLength(carrier.maxTokenLength()).algorithm(algorithm);
+    SessionlessListener listener = o.listener == null ? SessionlessListener.NONE : o.listener;
+    codec.listener(listener);
     if (o.issuer != null) {
       codec.issuer(o.issuer);
     }
@@ -183,7 +150,6 @@ public final class WebSettings {
     if (o.acceptCompressedSigned != null) {
       codec.acceptCompressedSignedTokens(o.acceptCompressedSigned);
     }
-    TokenCodec built = codec.build();
     boolean compressed = compression != null && compression != Compression.NONE;
     long budget;
     String advice;
@@ -197,16 +163,15 @@ public final class WebSettings {
       // Token characters besides the state: the JOSE header and IV/tag or signature (about 190)
       // and the other claims (about 264 bytes with issuer and audience), base64url 4/3 longer.
       long overhead = 190 + (264L + length(o.issuer) + length(o.audience)) * 4 / 3;
-      budget = Math.max(256, (cookies.maxTokenLength() - overhead) * 3 / 4);
-      int chunks = cookies.maxChunks();
+      budget = Math.max(256, (carrier.maxTokenLength() - overhead) * 3 / 4);
       advice = "what " + (chunks == 1 ? "one cookie" : chunks + " cookies (maxCookieChunks)") + " can carry"
           + (compressed ? ", after compression" : "");
     }
-    return new WebSettings(built, new AttributeCodec(mapper, o.types), cookies, clock,
-        (int) inactive.getSeconds(), absolute.getSeconds(), fraction,
-        o.revocation instanceof RevocationStore ? (RevocationStore) o.revocation : null,
-        SafeListener.wrap(o.listener == null ? SessionlessListener.NONE : o.listener),
+    RevocationStore store = o.revocation instanceof RevocationStore ? (RevocationStore) o.revocation : null;
+    Settings engine = new Settings(codec.build(), new AttributeCodec(mapper, o.types), carrier, clock,
+        (int) inactive.getSeconds(), absolute.getSeconds(), fraction, false, store, listener,
         new StateBudget(budget, compressed, advice, SessionTooLargeException::new));
+    return new WebSettings(engine, clock, absolute, store);
   }
 
   private static int length(String s) {
@@ -245,7 +210,7 @@ public final class WebSettings {
     if (now.signingKey(Algorithm.DIR_A256GCM, at).isPresent()) {
       return Algorithm.DIR_A256GCM;
     }
-    List<Algorithm> others = new java.util.ArrayList<>();
+    List<Algorithm> others = new ArrayList<>();
     for (Algorithm a : Algorithm.values()) {
       if (now.signingKey(a, at).isPresent()) {
         others.add(a);

@@ -1,7 +1,5 @@
-package dev.sessionless.servlet.internal;
+package dev.sessionless.session.internal;
 
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 
 /** Carries the token in one request header and the same response header (empty to clear). */
@@ -14,8 +12,8 @@ public final class HeaderCarrier implements Carrier {
   }
 
   @Override
-  public Incoming read(HttpServletRequest request, int maxLength) {
-    String v = request.getHeader(name);
+  public Incoming read(RequestView request, int maxLength) {
+    String v = request.requestHeader(name);
     if (v == null || v.isEmpty()) {
       return Incoming.NONE;
     }
@@ -27,16 +25,16 @@ public final class HeaderCarrier implements Carrier {
   }
 
   @Override
-  public List<String> write(HttpServletRequest request, HttpServletResponse response, Token token,
+  public List<String> write(RequestView request, ResponseView response, Token token,
       Incoming incoming, List<String> previous) {
     String v = token == null ? "" : token.within("", "");
-    response.setHeader(name, v);
+    response.setResponseHeader(name, v);
     return List.of(v);
   }
 
   @Override
-  public boolean present(HttpServletResponse response, List<String> written) {
-    return response.containsHeader(name);
+  public boolean present(ResponseView response, List<String> written) {
+    return response.hasResponseHeader(name);
   }
 
   @Override

@@ -1,20 +1,18 @@
-package dev.sessionless.servlet.internal;
+package dev.sessionless.session.internal;
 
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.internal.StateAccess;
 import java.util.Map;
-import dev.sessionless.session.internal.StoredState;
-import dev.sessionless.session.internal.AttributeEntry;
 
 /**
  * The session the request came with: its token decoded, checked against the filter's rules
- * (absolute lifetime, attribute types) and turned into a {@link TokenHttpSession}, or the reason
- * it was refused. The read half of {@link RequestSession}, which calls it once per request.
+ * (absolute lifetime, attribute types) and turned into a {@link TokenSession}, or the reason
+ * it was refused. The read half of {@link ExchangeSession}, which calls it once per request.
  *
  * <p>Only a client's bad token is a rejection. Anything else thrown here (a key source or clock
  * that fails, a revocation source that cannot answer, our own bug) is a failure on this side,
- * and travels to {@link RequestSession#load()}, which logs and counts it.
+ * and travels to {@link ExchangeSession#load()}, which logs and counts it.
  */
 final class IncomingSession {
   /** What the carrier found: the token's place, or none. */
@@ -22,7 +20,7 @@ final class IncomingSession {
   /** The verified token, or {@code null} if none or refused. */
   SessionToken token;
   /** The session read from it, or {@code null} if none or refused. */
-  TokenHttpSession session;
+  TokenSession session;
   /** Why the token was refused, or {@code null}. */
   TokenException.Reason rejection;
   /**
@@ -43,7 +41,7 @@ final class IncomingSession {
   }
 
   /** Reads the request's token, if it carries one. */
-  static IncomingSession read(RequestSession owner, Settings settings) {
+  static IncomingSession read(ExchangeSession owner, Settings settings) {
     Carrier carrier = settings.carrier;
     IncomingSession in = new IncomingSession(carrier.read(owner.request(), carrier.maxTokenLength()));
     if (!in.incoming.present()) {
@@ -68,8 +66,8 @@ final class IncomingSession {
     if (now >= stored.created + settings.absoluteLifetimeSeconds * 1000L) {
       return in.refused(TokenException.Reason.EXPIRED);
     }
-    TokenHttpSession s = new TokenHttpSession(owner, settings.attributes, owner.request().getServletContext(), t,
-        t.id(), stored.created, StateAccess.issuedAtSecond(t) * 1000L, stored.maxInactive, false);
+    TokenSession s = new TokenSession(owner, t.id(), stored.created, StateAccess.issuedAtSecond(t) * 1000L,
+        stored.maxInactive, false);
     for (Map.Entry<String, String> e : stored.types.entrySet()) {
       AttributeEntry entry = new AttributeEntry(e.getValue(), settings.attributes.resolve(e.getValue()));
       int[] span = stored.spans.get(e.getKey());

@@ -1,8 +1,6 @@
-package dev.sessionless.servlet.internal;
+package dev.sessionless.session.internal;
 
 import dev.sessionless.core.TokenException;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -10,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import dev.sessionless.session.internal.CookieHeaders;
 
 /**
  * Carries the token in cookies {@code name}, {@code name.1}, ... {@code name.(n-1)}: a token
@@ -83,8 +80,8 @@ public final class CookieCarrier implements Carrier {
    * Host} to its upstream ({@code proxy_pass http://127.0.0.1:8080}) would otherwise make every
    * production cookie go out without {@code Secure}.
    */
-  boolean secure(HttpServletRequest request) {
-    return alwaysSecure || request.isSecure();
+  boolean secure(RequestView request) {
+    return alwaysSecure || request.secure();
   }
 
   String chunkName(int i) {
@@ -133,9 +130,9 @@ public final class CookieCarrier implements Carrier {
   }
 
   @Override
-  public Incoming read(HttpServletRequest request, int maxLength) {
+  public Incoming read(RequestView request, int maxLength) {
     // The Cookie headers as text, not getCookies(): see CookieHeaders
-    List<CookieHeaders.Found> ours = CookieHeaders.find(request.getHeaders("Cookie"), ourName, MAX_CLEARED, name);
+    List<CookieHeaders.Found> ours = CookieHeaders.find(request.requestHeaders("Cookie"), ourName, MAX_CLEARED, name);
     if (ours.isEmpty()) {
       return Incoming.NONE;
     }
@@ -178,7 +175,7 @@ public final class CookieCarrier implements Carrier {
     return new Incoming(sb.toString(), names, null);
   }
 
-  private Attributes attributes(HttpServletRequest request) {
+  private Attributes attributes(RequestView request) {
     String p = cookiePath(request);
     Attributes a = lastAttributes;
     if (a == null || !a.path().equals(p)) {
@@ -206,16 +203,16 @@ public final class CookieCarrier implements Carrier {
     return sb.toString();
   }
 
-  private String cookiePath(HttpServletRequest request) {
+  private String cookiePath(RequestView request) {
     if (path != null) {
       return path;
     }
-    String cp = request.getContextPath();
+    String cp = request.contextPath();
     return cp == null || cp.isEmpty() ? "/" : cp;
   }
 
   @Override
-  public List<String> write(HttpServletRequest request, HttpServletResponse response, Token token,
+  public List<String> write(RequestView request, ResponseView response, Token token,
       Incoming incoming, List<String> previous) {
     Attributes a = attributes(request);
     boolean secure = secure(request);
@@ -279,39 +276,39 @@ public final class CookieCarrier implements Carrier {
   }
 
   /** Adds {@code headers}, first removing {@code previous} from the response's Set-Cookie headers. */
-  private static void install(HttpServletResponse response, List<String> headers, List<String> previous) {
+  private static void install(ResponseView response, List<String> headers, List<String> previous) {
     if (headers.isEmpty()) {
       return;
     }
     if (previous.isEmpty()) {
       for (String h : headers) {
-        response.addHeader("Set-Cookie", h);
+        response.addResponseHeader("Set-Cookie", h);
       }
       return;
     }
     List<String> others = new ArrayList<>();
-    Collection<String> all = response.getHeaders("Set-Cookie");
+    Collection<String> all = response.responseHeaders("Set-Cookie");
     List<String> toDrop = new ArrayList<>(previous);
     for (String h : all) {
       if (!toDrop.remove(h)) {
         others.add(h);
       }
     }
-    response.setHeader("Set-Cookie", headers.get(0));
+    response.setResponseHeader("Set-Cookie", headers.get(0));
     for (int i = 1; i < headers.size(); i++) {
-      response.addHeader("Set-Cookie", headers.get(i));
+      response.addResponseHeader("Set-Cookie", headers.get(i));
     }
     for (String h : others) {
-      response.addHeader("Set-Cookie", h);
+      response.addResponseHeader("Set-Cookie", h);
     }
   }
 
   @Override
-  public boolean present(HttpServletResponse response, List<String> written) {
-    if (written.size() == 1 && written.get(0).equals(response.getHeader("Set-Cookie"))) {
+  public boolean present(ResponseView response, List<String> written) {
+    if (written.size() == 1 && written.get(0).equals(response.responseHeader("Set-Cookie"))) {
       return true; // the usual case, one cookie and the first: no list of every Set-Cookie built
     }
-    Collection<String> all = response.getHeaders("Set-Cookie");
+    Collection<String> all = response.responseHeaders("Set-Cookie");
     return written.isEmpty() || all.containsAll(written);
   }
 

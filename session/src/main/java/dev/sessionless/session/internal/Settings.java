@@ -1,4 +1,4 @@
-package dev.sessionless.servlet.internal;
+package dev.sessionless.session.internal;
 
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionlessListener;
@@ -6,10 +6,6 @@ import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.internal.SafeListener;
 import java.time.Clock;
 import java.util.List;
-import dev.sessionless.session.internal.StateBudget;
-import dev.sessionless.session.internal.AttributeCodec;
-import dev.sessionless.session.internal.ValueWalker;
-import dev.sessionless.session.internal.FilterLog;
 
 /** The filter's immutable configuration, checked by the public builder. */
 public final class Settings {

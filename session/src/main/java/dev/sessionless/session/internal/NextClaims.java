@@ -1,4 +1,4 @@
-package dev.sessionless.servlet.internal;
+package dev.sessionless.session.internal;
 
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
@@ -7,12 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Map;
-import dev.sessionless.session.internal.StoredState;
-import dev.sessionless.session.internal.AttributeCodec;
-import dev.sessionless.session.internal.AttributeEntry;
 
 /**
- * The claims of a session's next token: the write half of {@link RequestSession}.
+ * The claims of a session's next token: the write half of {@link ExchangeSession}.
  *
  * <p>Built here rather than from {@code token.toClaims()}: the state is exactly the session's
  * entries plus the metadata, so nothing the token carried is copied only to be replaced. Every
@@ -30,7 +27,7 @@ final class NextClaims {
    * @param loginSubject the subject of a login in this request, or {@code null}
    * @param authTimeMillis when a login in this request authenticated, or negative if none did
    */
-  static Claims of(Settings settings, TokenHttpSession s, SessionToken carry, String loginSubject,
+  static Claims of(Settings settings, TokenSession s, SessionToken carry, String loginSubject,
       long authTimeMillis, long ttlSeconds) {
     // Values never read in this request are copied forward from the token: first make sure
     // each still reads back, so a renewal does not carry a broken value on to the next token.
@@ -59,7 +56,7 @@ final class NextClaims {
     }
     AttributeCodec attributes = settings.attributes;
     byte[] meta = StoredState.metaBytes(s.created, s.maxInactive, s.entries, entry -> attributes.tag(entry.type));
-    b.put(RequestSession.META, new RawJson(meta, 0, meta.length));
+    b.put(StoredState.META, new RawJson(meta, 0, meta.length));
     return b.build();
   }
 }

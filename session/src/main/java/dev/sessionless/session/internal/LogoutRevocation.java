@@ -1,4 +1,4 @@
-package dev.sessionless.servlet.internal;
+package dev.sessionless.session.internal;
 
 import dev.sessionless.core.RevocationStore;
 import java.time.Duration;
@@ -41,7 +41,7 @@ public final class LogoutRevocation {
    * @param newId the session's id if it changed in this request and a token with it was written,
    *     else {@code null}
    */
-  static LogoutRevocation ofSession(Settings settings, TokenHttpSession s, String tokenId, long tokenExp,
+  static LogoutRevocation ofSession(Settings settings, TokenSession s, String tokenId, long tokenExp,
       String newId) {
     long now = settings.clock.millis();
     long absoluteEnd = s.created + settings.absoluteLifetimeSeconds * 1000L;
@@ -51,11 +51,12 @@ public final class LogoutRevocation {
   }
 
   /**
-   * Writes the revocation. The store's exception travels on: an outage ({@code
+   * Writes the revocation: a call to the store, which may be across the network, so a reactive
+   * caller runs it off the event loop. The store's exception travels on: an outage ({@code
    * REVOCATION_UNAVAILABLE}) is answered 503 so the client can retry, and the session has ended
    * here all the same.
    */
-  void write() {
+  public void write() {
     store.revokeSession(tokenId, until);
     if (newId != null) {
       store.revokeSession(newId, until);
@@ -63,13 +64,12 @@ public final class LogoutRevocation {
   }
 
   /**
-   * Logs {@code subject} out everywhere, with the store and lifetime of the filter {@code
-   * request} passed through. Holds no lock.
+   * Logs {@code subject} out everywhere, with the store and lifetime of {@code settings}. Holds
+   * no lock; writes the store (may block).
    *
-   * @throws IllegalStateException if the filter has no revocation store
+   * @throws IllegalStateException if the settings have no revocation store
    */
-  public static void logOutEverywhere(RequestSession request, String subject) {
-    Settings settings = request.settings();
+  public static void logOutEverywhere(Settings settings, String subject) {
     if (settings.revocations == null) {
       throw new IllegalStateException("logOutEverywhere needs a revocation store: configure the filter with"
           + " SessionlessFilterBuilder.revocation(RevocationStore) or the init parameter revocation");

@@ -1,11 +1,12 @@
-package dev.sessionless.servlet.internal;
+package dev.sessionless.session.internal;
 
 import dev.sessionless.core.TokenException;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 
-/** Where the token travels: cookies (the default) or a header. */
+/**
+ * Where the token travels: cookies (the default) or a header. Reads and writes through the
+ * adapter's {@link RequestView} and {@link ResponseView}; works on headers in memory only.
+ */
 public interface Carrier {
   /** What a request carried. */
   final class Incoming {
@@ -40,7 +41,7 @@ public interface Carrier {
   }
 
   /** Reads the token a request carries, refusing more than {@code maxLength} characters. */
-  Incoming read(HttpServletRequest request, int maxLength);
+  Incoming read(RequestView request, int maxLength);
 
   /**
    * The token to write, made when the carrier asks for it and inside the text that carries it
@@ -59,11 +60,11 @@ public interface Carrier {
    *
    * @return the headers written now
    */
-  List<String> write(HttpServletRequest request, HttpServletResponse response, Token token,
+  List<String> write(RequestView request, ResponseView response, Token token,
       Incoming incoming, List<String> previous);
 
   /** Whether the headers written earlier are still on the (uncommitted) response. */
-  boolean present(HttpServletResponse response, List<String> written);
+  boolean present(ResponseView response, List<String> written);
 
   /** Whether this carrier uses cookies. */
   boolean isCookie();
