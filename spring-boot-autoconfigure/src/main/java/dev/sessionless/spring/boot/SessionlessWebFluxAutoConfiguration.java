@@ -24,7 +24,7 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * bean (the name WebFlux looks up, and the one Boot's own WebFlux auto-configuration backs off
  * for) is a {@link SessionlessWebSessionManager} built from the same {@code sessionless.*}
  * properties as the servlet filter, with the same keyring, attribute mapper, revocation source
- * and startup warnings ({@link SessionlessSessionBeans}).
+ * and startup warnings ({@code SessionlessSessionBeans}).
  *
  * <p>Runs only in a reactive web application; {@link SessionlessAutoConfiguration} only in a
  * servlet one. Backs off when the application defines a bean named {@code webSessionManager}. A

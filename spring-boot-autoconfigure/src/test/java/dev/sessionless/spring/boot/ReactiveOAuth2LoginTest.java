@@ -95,6 +95,7 @@ class ReactiveOAuth2LoginTest {
         assertEquals(1, provider.tokensIssued.get(), "the code and PKCE verifier were accepted: " + provider.refusals);
         SessionToken loggedIn = codec.decode(browser.cookie("SESSIONLESS").orElseThrow());
         assertNotEquals(pending.id(), loggedIn.id(), "login changes the session id");
+        assertEquals("alice", loggedIn.subject().orElseThrow(), "the token names the user who logged in");
         String state = loggedIn.stateJson();
         assertFalse(state.contains("org.springframework"), "no Spring class travels in the token: " + state);
         assertFalse(state.contains(sent.get("nonce")), "the used authorization request is gone: " + state);
