@@ -13,6 +13,7 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.resources.LoopResources;
 
 /** A real Reactor Netty server on a free loopback port, serving a WebFlux handler behind its filters. */
 final class LoopbackNetty implements AutoCloseable {
@@ -20,16 +21,28 @@ final class LoopbackNetty implements AutoCloseable {
   final URI root;
 
   LoopbackNetty(WebHandler handler, WebFilter... filters) {
+    this(null, handler, filters);
+  }
+
+  /** On event loops of {@code loops} (null: Reactor Netty's shared ones). */
+  LoopbackNetty(LoopResources loops, WebHandler handler, WebFilter... filters) {
     HttpHandler http = WebHttpHandlerBuilder.webHandler(handler).filters(f -> f.addAll(java.util.List.of(filters))).build();
-    server = HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(http))
+    HttpServer s = HttpServer.create().host("127.0.0.1").port(0);
+    server = (loops == null ? s : s.runOn(loops)).handle(new ReactorHttpHandlerAdapter(http))
         .bindNow(Duration.ofSeconds(30));
     root = URI.create("http://127.0.0.1:" + server.port() + "/");
   }
 
   /** A WebClient on real Reactor Netty, following no redirect, with these filters. */
   static WebClient client(URI base, ExchangeFilterFunction... filters) {
+    return client(null, base, filters);
+  }
+
+  /** As {@link #client(URI, ExchangeFilterFunction...)}, on event loops of {@code loops} (null: the shared ones). */
+  static WebClient client(LoopResources loops, URI base, ExchangeFilterFunction... filters) {
+    HttpClient c = HttpClient.create().followRedirect(false);
     WebClient.Builder b = WebClient.builder().baseUrl(base.toString())
-        .clientConnector(new ReactorClientHttpConnector(HttpClient.create().followRedirect(false)));
+        .clientConnector(new ReactorClientHttpConnector(loops == null ? c : c.runOn(loops)));
     for (ExchangeFilterFunction f : filters) {
       b.filter(f);
     }

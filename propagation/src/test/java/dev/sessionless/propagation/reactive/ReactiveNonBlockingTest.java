@@ -28,6 +28,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.blockhound.BlockHound;
 import reactor.core.publisher.Mono;
+import reactor.netty.resources.LoopResources;
 
 /**
  * Nothing of the WebFlux side blocks an event loop: BlockHound watches every Reactor Netty
@@ -49,13 +50,19 @@ class ReactiveNonBlockingTest {
   static final InternalTokenMinter edge = InternalTokenMinter.builder().keys(edgeKeys).issuer(EDGE).build();
   private LoopbackNetty jwks;
   private Keyring edgePublic;
+  /**
+   * Event loops of this test's own, started after BlockHound is installed: BlockHound decides
+   * once per thread whether it may block, so loops another test started before would go unwatched.
+   */
+  private LoopResources loops;
 
   @BeforeAll
   void install() {
     BlockHound.install(b -> b
         .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "readFully")
         .blockingMethodCallback(m -> BLOCKING.add(m + " on " + Thread.currentThread().getName() + where())));
-    jwks = new LoopbackNetty(e -> Mono.empty(), JwksWebHandler.builder().keys(edgeKeys).build().at("/jwks.json"));
+    loops = LoopResources.create("nonblocking-test", 2, true);
+    jwks = new LoopbackNetty(loops, e -> Mono.empty(), JwksWebHandler.builder().keys(edgeKeys).build().at("/jwks.json"));
     edgePublic = Keyring.builder().jwksUrl(jwks.root.resolve("jwks.json")).httpAllowInsecurePlainHttp(true).build();
   }
 
@@ -72,6 +79,7 @@ class ReactiveNonBlockingTest {
   void stop() {
     edgePublic.close();
     jwks.close();
+    loops.disposeLater().block(Duration.ofSeconds(30));
   }
 
   static String token(InternalTokenMinter minter) {
@@ -82,18 +90,18 @@ class ReactiveNonBlockingTest {
   /** Orders, re-minting for billing; billing verifies with orders' keys. Returns a client of orders. */
   WebClient services(Predicate<Object> check, List<LoopbackNetty> open) {
     KeySet orderKeys = KeySet.of(TokenKey.generate("orders-1", Algorithm.ES256));
-    LoopbackNetty billing = new LoopbackNetty(e -> e.getResponse().setComplete(), InternalTokenWebFilter.builder()
+    LoopbackNetty billing = new LoopbackNetty(loops, e -> e.getResponse().setComplete(), InternalTokenWebFilter.builder()
         .verifier(InternalTokenVerifier.builder().audience("billing").issuer("orders", orderKeys).build()).build());
     OutgoingTokens out = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(orderKeys).issuer("orders")
         .build()).grant("billing", "tenant").build();
-    WebClient toBilling = LoopbackNetty.client(billing.root, new InternalTokenExchangeFilter(out, "billing"));
-    LoopbackNetty orders = new LoopbackNetty(
+    WebClient toBilling = LoopbackNetty.client(loops, billing.root, new InternalTokenExchangeFilter(out, "billing"));
+    LoopbackNetty orders = new LoopbackNetty(loops,
         e -> toBilling.get().uri("/").retrieve().toBodilessEntity().then(e.getResponse().setComplete()),
         InternalTokenWebFilter.builder().verifier(InternalTokenVerifier.builder().audience("orders")
             .issuer(EDGE, edgePublic).build()).check(check::test).build());
     open.add(billing);
     open.add(orders);
-    return LoopbackNetty.client(orders.root);
+    return LoopbackNetty.client(loops, orders.root);
   }
 
   static int status(WebClient client, String token) {
@@ -119,7 +127,7 @@ class ReactiveNonBlockingTest {
         assertEquals(401, status(orders, unknownKey), "an unknown key: refused, the keyring refreshes on its own thread");
         assertEquals(401, status(orders, "forged.token.x"));
       }
-      WebClient keys = LoopbackNetty.client(jwks.root);
+      WebClient keys = LoopbackNetty.client(loops, jwks.root);
       for (int i = 0; i < 5; i++) { // the JWKS endpoint served its first document to the keyring already
         assertEquals(200, keys.get().uri("/jwks.json").retrieve().toBodilessEntity().block(Duration.ofSeconds(30))
             .getStatusCode().value());

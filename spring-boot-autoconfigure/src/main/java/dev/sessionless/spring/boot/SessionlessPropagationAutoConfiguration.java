@@ -10,7 +10,6 @@ import dev.sessionless.propagation.OutgoingTokens;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import java.util.EnumSet;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -20,8 +19,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
@@ -56,6 +55,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({InternalTokenVerifier.class, FilterRegistrationBean.class})
 @EnableConfigurationProperties({SessionlessPropagationProperties.class, SessionlessProperties.class})
+@Import({PropagationTokenBeans.Receive.class, PropagationTokenBeans.Send.class})
 public class SessionlessPropagationAutoConfiguration {
   /** The JWKS endpoint's filter order: before the session filter (+50) and everything after it. */
   static final int JWKS_ORDER = Integer.MIN_VALUE + 40;
@@ -99,40 +99,6 @@ public class SessionlessPropagationAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnProperty(prefix = "sessionless.propagation.receive", name = "audience")
   static class Receive {
-    /** One keyring per accepted issuer, loaded now; closed with the context. */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    InternalTokenIssuers sessionlessInternalTokenIssuers(SessionlessPropagationProperties properties,
-        SessionlessProperties session, Environment environment) {
-      refuseIssuerCollision(properties, session, environment);
-      return PropagationFactory.issuers(properties.getReceive());
-    }
-
-    /**
-     * The revocation source of {@code sessionless.revocation.*} for a service without the
-     * session part (with it, {@link SessionlessAutoConfiguration} has made it already).
-     */
-    @Bean
-    @ConditionalOnMissingBean(RevocationSource.class)
-    @Conditional(RevocationConfigured.class)
-    RevocationSource sessionlessRevocation(SessionlessProperties properties, Environment environment) {
-      PropagationFactory.requireRevocationKeys(properties.getRevocation());
-      return RevocationFactory.build(properties.getRevocation(), null,
-          SessionlessAutoConfiguration.issuer(properties, environment),
-          SessionlessAutoConfiguration.audience(properties, environment));
-    }
-
-    /**
-     * The verifier, with the {@link RevocationSource} bean if there is one: of several, the
-     * {@code @Primary} one; several without a primary fail the startup.
-     */
-    @Bean
-    @ConditionalOnMissingBean
-    InternalTokenVerifier sessionlessInternalTokenVerifier(SessionlessPropagationProperties properties,
-        InternalTokenIssuers issuers, ObjectProvider<RevocationSource> revocation) {
-      return PropagationFactory.verifier(properties.getReceive(), issuers, RevocationFactory.single(revocation));
-    }
-
     /** The filter: {@code 401} without a valid token, {@code 503} on failures on this side. */
     @Bean
     @ConditionalOnMissingBean
@@ -166,29 +132,6 @@ public class SessionlessPropagationAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnProperty(prefix = "sessionless.propagation.send", name = "issuer")
   static class Send {
-    /** The signing keys, loaded now; closed with the context. */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    InternalTokenSigningKeys sessionlessInternalTokenSigningKeys(SessionlessPropagationProperties properties) {
-      return PropagationFactory.signingKeys(properties.getSend());
-    }
-
-    /** The minter. */
-    @Bean
-    @ConditionalOnMissingBean
-    InternalTokenMinter sessionlessInternalTokenMinter(SessionlessPropagationProperties properties,
-        InternalTokenSigningKeys keys, SessionlessProperties session, Environment environment) {
-      refuseIssuerCollision(properties, session, environment);
-      return PropagationFactory.minter(properties.getSend(), keys);
-    }
-
-    /** The tokens for outgoing calls, by the grants. */
-    @Bean
-    @ConditionalOnMissingBean
-    OutgoingTokens sessionlessOutgoingTokens(SessionlessPropagationProperties properties, InternalTokenMinter minter) {
-      return PropagationFactory.outgoing(properties.getSend(), minter);
-    }
-
     /**
      * Publishes the signing keys' public parts at {@code sessionless.propagation.send.jwks.path},
      * as a filter ahead of every other one (the session filter, the internal token filter,

@@ -1,6 +1,5 @@
 package dev.sessionless.spring.boot;
 
-import dev.sessionless.core.RevocationSource;
 import dev.sessionless.propagation.InternalTokenMinter;
 import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.OutgoingTokens;
@@ -10,7 +9,6 @@ import dev.sessionless.propagation.reactive.JwksWebHandler;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -19,10 +17,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
-import org.springframework.core.env.Environment;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -58,6 +55,7 @@ import reactor.core.publisher.Mono;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass({InternalTokenVerifier.class, InternalTokenWebFilter.class, WebFilter.class})
 @EnableConfigurationProperties({SessionlessPropagationProperties.class, SessionlessProperties.class})
+@Import({PropagationTokenBeans.Receive.class, PropagationTokenBeans.Send.class})
 public class SessionlessReactivePropagationAutoConfiguration {
   /** The edge filter's order when {@code send.edge-filter.order} is not set: after Spring Security (-100). */
   static final int EDGE_ORDER = 0;
@@ -69,34 +67,6 @@ public class SessionlessReactivePropagationAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnProperty(prefix = "sessionless.propagation.receive", name = "audience")
   static class Receive {
-    /** One keyring per accepted issuer, loaded now; closed with the context. */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    InternalTokenIssuers sessionlessInternalTokenIssuers(SessionlessPropagationProperties properties,
-        SessionlessProperties session, Environment environment) {
-      SessionlessPropagationAutoConfiguration.refuseIssuerCollision(properties, session, environment);
-      return PropagationFactory.issuers(properties.getReceive());
-    }
-
-    /** The revocation source of {@code sessionless.revocation.*}, as the servlet side makes it. */
-    @Bean
-    @ConditionalOnMissingBean(RevocationSource.class)
-    @Conditional(RevocationConfigured.class)
-    RevocationSource sessionlessRevocation(SessionlessProperties properties, Environment environment) {
-      PropagationFactory.requireRevocationKeys(properties.getRevocation());
-      return RevocationFactory.build(properties.getRevocation(), null,
-          SessionlessAutoConfiguration.issuer(properties, environment),
-          SessionlessAutoConfiguration.audience(properties, environment));
-    }
-
-    /** The verifier, with the {@link RevocationSource} bean if there is one. */
-    @Bean
-    @ConditionalOnMissingBean
-    InternalTokenVerifier sessionlessInternalTokenVerifier(SessionlessPropagationProperties properties,
-        InternalTokenIssuers issuers, ObjectProvider<RevocationSource> revocation) {
-      return PropagationFactory.verifier(properties.getReceive(), issuers, RevocationFactory.single(revocation));
-    }
-
     /**
      * The filter ({@code 401} without a valid token, {@code 503} on failures on this side) for the
      * configured URL patterns, before Spring Security. Not a bean of its own: WebFlux applies
@@ -120,29 +90,6 @@ public class SessionlessReactivePropagationAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnProperty(prefix = "sessionless.propagation.send", name = "issuer")
   static class Send {
-    /** The signing keys, loaded now; closed with the context. */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    InternalTokenSigningKeys sessionlessInternalTokenSigningKeys(SessionlessPropagationProperties properties) {
-      return PropagationFactory.signingKeys(properties.getSend());
-    }
-
-    /** The minter. */
-    @Bean
-    @ConditionalOnMissingBean
-    InternalTokenMinter sessionlessInternalTokenMinter(SessionlessPropagationProperties properties,
-        InternalTokenSigningKeys keys, SessionlessProperties session, Environment environment) {
-      SessionlessPropagationAutoConfiguration.refuseIssuerCollision(properties, session, environment);
-      return PropagationFactory.minter(properties.getSend(), keys);
-    }
-
-    /** The tokens for outgoing calls, by the grants. */
-    @Bean
-    @ConditionalOnMissingBean
-    OutgoingTokens sessionlessOutgoingTokens(SessionlessPropagationProperties properties, InternalTokenMinter minter) {
-      return PropagationFactory.outgoing(properties.getSend(), minter);
-    }
-
     /**
      * Publishes the signing keys' public parts at {@code sessionless.propagation.send.jwks.path},
      * ahead of every other filter (Spring Security's included): the keys are public.
