@@ -1,7 +1,6 @@
 package dev.sessionless.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,12 +14,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import dev.sessionless.spring.boot.SessionlessReactivePropagationAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.mock.env.MockEnvironment;
-import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.session.CookieWebSessionIdResolver;
 import org.springframework.web.server.session.DefaultWebSessionManager;
 import reactor.core.publisher.Mono;
@@ -33,7 +32,8 @@ class SessionlessGatewayAutoConfigurationTest {
   static Path keysFile;
 
   private final ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(SessionlessGatewayAutoConfiguration.class));
+      .withConfiguration(AutoConfigurations.of(SessionlessReactivePropagationAutoConfiguration.class,
+          SessionlessGatewayAutoConfiguration.class));
 
   @BeforeAll
   static void keys() throws Exception {
@@ -42,8 +42,9 @@ class SessionlessGatewayAutoConfigurationTest {
   }
 
   private String[] sending(String... more) {
+    // One grant at least: the reactive propagation auto-configuration's OutgoingTokens requires it.
     List<String> p = new java.util.ArrayList<>(List.of("sessionless.propagation.send.issuer=https://gateway.example",
-        "sessionless.propagation.send.keys-file=" + keysFile));
+        "sessionless.propagation.send.keys-file=" + keysFile, "sessionless.propagation.send.grants.billing=plan"));
     p.addAll(List.of(more));
     return p.toArray(String[]::new);
   }
@@ -77,15 +78,24 @@ class SessionlessGatewayAutoConfigurationTest {
   }
 
   @Test
-  void theApplicationsOwnSessionResolverIsUsedAndTheJwksEndpointCanBeTurnedOff() {
+  void theApplicationsOwnSessionResolverIsUsed() {
     EdgeSessionResolver own = (exchange, names) -> Mono.empty();
-    reactive.withPropertyValues(sending("sessionless.propagation.send.jwks.enabled=false"))
-        .withBean(EdgeSessionResolver.class, () -> own)
+    reactive.withPropertyValues(sending()).withBean(EdgeSessionResolver.class, () -> own)
         .run(context -> {
+          assertTrue(context.getStartupFailure() == null, String.valueOf(context.getStartupFailure()));
           assertSame(own, context.getBean(EdgeSessionResolver.class));
-          assertFalse(context.containsBean("sessionlessJwksWebFilter"));
-          assertTrue(context.getBeansOfType(WebFilter.class).isEmpty());
+          assertEquals(1, context.getBeansOfType(SessionlessInternalTokenGatewayFilterFactory.class).size());
         });
+  }
+
+  @Test
+  void withoutAMinterThereIsNoRouteFilterToRegister() {
+    // The reactive propagation auto-configuration makes the minter; on its own this class adds nothing.
+    new ReactiveWebApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(SessionlessGatewayAutoConfiguration.class))
+        .withPropertyValues(sending())
+        .run(context -> assertTrue(
+            context.getBeansOfType(SessionlessInternalTokenGatewayFilterFactory.class).isEmpty()));
   }
 
   @Test

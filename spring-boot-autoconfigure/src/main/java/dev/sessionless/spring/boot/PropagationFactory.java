@@ -18,10 +18,9 @@ import java.util.TreeSet;
 
 /**
  * Builds the propagation beans from {@code sessionless.propagation.*}, failing with a message
- * that names the property to set. Public for the other Sessionless integrations that read the
- * same properties (the Spring Cloud Gateway module), so that each rule stays in one place.
+ * that names the property to set.
  */
-public final class PropagationFactory {
+final class PropagationFactory {
   private static final String RECEIVE = "sessionless.propagation.receive.";
   private static final String SEND = "sessionless.propagation.send.";
 
