@@ -56,6 +56,14 @@ public final class SessionlessWebSessionManager implements WebSessionManager {
    */
   public static final String REJECTION_ATTRIBUTE = TokenWebSession.REJECTION_ATTRIBUTE;
 
+  /**
+   * The exchange attribute holding, as an {@link Instant}, when the exchange's session was
+   * authenticated ({@code auth_time}), once the session was asked for; absent while it has none.
+   * It follows {@link #loggedIn}, {@code changeSessionId()} and {@code invalidate()}. For readers
+   * that must not depend on this module (the propagation module's edge filters).
+   */
+  public static final String AUTH_TIME_ATTRIBUTE = TokenWebSession.AUTH_TIME_ATTRIBUTE;
+
   private final WebSettings settings;
 
   SessionlessWebSessionManager(WebSettings settings) {

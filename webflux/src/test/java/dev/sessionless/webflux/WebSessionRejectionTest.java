@@ -97,13 +97,14 @@ class WebSessionRejectionTest {
     SessionlessWebSessionManager m = Fixtures.manager().clock(clock).revocation(store).build();
     Map<String, NettyApp.Route> routes = new HashMap<>(Fixtures.cart());
     routes.put("/signin", (ex, s) -> Mono.just(SessionlessWebSessionManager.loggedIn(s, "ada")));
-    routes.put("/auth", (ex, s) -> Mono.just(String.valueOf(SessionlessWebSessionManager.authTime(s).orElse(null))));
+    routes.put("/auth", (ex, s) -> Mono.just(SessionlessWebSessionManager.authTime(s).orElse(null) + " "
+        + ex.getAttribute(SessionlessWebSessionManager.AUTH_TIME_ATTRIBUTE)));
     try (NettyApp a = new NettyApp(m, routes)) {
       CookieClient phone = new CookieClient();
       CookieClient laptop = new CookieClient();
       phone.get(a.base() + "/signin");
       laptop.get(a.base() + "/signin");
-      assertEquals("2026-11-28T10:00:00Z", phone.get(a.base() + "/auth").body());
+      assertEquals("2026-11-28T10:00:00Z 2026-11-28T10:00:00Z", phone.get(a.base() + "/auth").body());
       clock.advance(Duration.ofSeconds(1));
       m.logOutEverywhere("ada").block(Duration.ofSeconds(10));
       assertEquals("SUBJECT_REVOKED", phone.get(a.base() + "/rejection").body());

@@ -113,6 +113,9 @@ public final class TokenWebSession implements WebSession {
 
   /** Marks a login: a new id, the subject, and an {@code auth_time} of now. */
   public String loggedIn(String subject) {
+    if (!session.valid()) {
+      throw new IllegalStateException("loggedIn: the session has been invalidated in this exchange");
+    }
     started = true;
     return engine.loggedIn(subject, views);
   }
