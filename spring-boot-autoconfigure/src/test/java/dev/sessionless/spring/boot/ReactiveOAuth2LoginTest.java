@@ -6,21 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sessionless.core.Algorithm;
-import dev.sessionless.core.KeySet;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
-import dev.sessionless.core.TokenKey;
 import dev.sessionless.spring.boot.it.Browser;
 import dev.sessionless.spring.boot.it.FakeAuthorizationServer;
 import dev.sessionless.spring.boot.it.Instance;
+import dev.sessionless.spring.boot.it.KeyFiles;
 import dev.sessionless.spring.boot.it.ReactiveOAuth2App;
 import dev.sessionless.spring.boot.it.ReactiveShopApp;
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,11 +54,8 @@ class ReactiveOAuth2LoginTest {
 
   @Test
   void oidcLoginStartedOnOneReactiveInstanceCompletesOnTheOtherAndTheUserIsRestoredOnBoth() throws Exception {
-    Path keys = dir.resolve("keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
-    TokenCodec codec = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
-        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30))
-        .algorithm(Algorithm.DIR_A256GCM).build();
+    Path keys = KeyFiles.a256gcm(dir.resolve("keys.jwks"));
+    TokenCodec codec = KeyFiles.sessionReader(keys);
     try (FakeAuthorizationServer provider = FakeAuthorizationServer.start("shop");
         Instance a = Instance.start(ReactiveOAuth2App.class, properties(keys, provider).toArray(new String[0]))) {
       // Behind a balancer both instances have one public URL; here b's registration names a's

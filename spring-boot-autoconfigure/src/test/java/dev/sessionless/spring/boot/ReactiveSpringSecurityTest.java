@@ -6,22 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sessionless.core.Algorithm;
-import dev.sessionless.core.KeySet;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
-import dev.sessionless.core.TokenKey;
 import dev.sessionless.servlet.SessionlessFilter;
 import dev.sessionless.spring.boot.it.Browser;
 import dev.sessionless.spring.boot.it.Cart;
 import dev.sessionless.spring.boot.it.Instance;
+import dev.sessionless.spring.boot.it.KeyFiles;
 import dev.sessionless.spring.boot.it.ReactiveShopApp;
 import dev.sessionless.testing.ReadmeBlocks;
 import dev.sessionless.webflux.SessionlessWebSessionManager;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,11 +68,8 @@ class ReactiveSpringSecurityTest {
 
   @Test
   void formLoginBasicCsrfCartSavedRequestAndLogoutWorkRoundRobinAcrossTwoReactiveInstances() throws Exception {
-    Path keys = dir.resolve("keys.jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
-    TokenCodec codec = TokenCodec.builder().keys(KeySet.fromJwks(Files.readString(keys)))
-        .issuer("application").audience("application").timeToLive(Duration.ofMinutes(30))
-        .algorithm(Algorithm.DIR_A256GCM).build();
+    Path keys = KeyFiles.a256gcm(dir.resolve("keys.jwks"));
+    TokenCodec codec = KeyFiles.sessionReader(keys);
     String[] user = {"sessionless.attribute-types=" + Cart.class.getName(), "spring.security.user.name=alice",
         "spring.security.user.password=secret"};
     try (Instance a = start(keys, user); Instance b = start(keys, user)) {

@@ -14,6 +14,7 @@ import dev.sessionless.spring.boot.it.Browser;
 import dev.sessionless.spring.boot.it.Cart;
 import dev.sessionless.spring.boot.it.Containers;
 import dev.sessionless.spring.boot.it.Instance;
+import dev.sessionless.spring.boot.it.KeyFiles;
 import dev.sessionless.spring.boot.it.ReactiveOwnChainApp;
 import dev.sessionless.spring.boot.it.ReactiveShopApp;
 import dev.sessionless.spring.boot.it.ShopApp;
@@ -50,11 +51,7 @@ class ReactiveStartupTest {
   Path dir;
 
   private String keyFile() throws Exception {
-    Path keys = dir.resolve("keys.jwks");
-    if (!Files.exists(keys)) {
-      Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
-    }
-    return keys.toString();
+    return KeyFiles.a256gcm(dir.resolve("keys.jwks")).toString();
   }
 
   @Test

@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.Customizer;
@@ -52,11 +53,15 @@ import org.springframework.security.web.session.ConcurrentSessionFilter;
  * authorization request in the token session ({@link SessionlessAuthorizationRequestRepository})
  * and the logged-in user as values (the registration id and the ID token's claims).
  *
+ * <p>Only in a servlet web application; {@link SessionlessReactiveSecurityAutoConfiguration} is
+ * the reactive one.
+ *
  * <p>A chain whose session state cannot be represented as values fails the startup, naming the
  * filter: SAML login (it keeps its authentication request in the session) and concurrent-session
  * control (it needs a server-side session registry).
  */
 @AutoConfiguration(after = SessionlessAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({HttpSecurity.class, SecurityFilterChain.class})
 @ConditionalOnBean(SessionlessFilter.class)
 @ConditionalOnBooleanProperty(name = "sessionless.security.enabled", matchIfMissing = true)

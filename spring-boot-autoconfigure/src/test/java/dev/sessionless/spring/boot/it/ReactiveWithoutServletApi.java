@@ -1,8 +1,5 @@
 package dev.sessionless.spring.boot.it;
 
-import dev.sessionless.core.Algorithm;
-import dev.sessionless.core.KeySet;
-import dev.sessionless.core.TokenKey;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +17,8 @@ public final class ReactiveWithoutServletApi {
 
   public static void main(String[] args) throws Exception {
     System.out.println("servlet-api=" + present("jakarta.servlet.Filter"));
-    Path keys = Files.createTempFile("keys", ".jwks");
-    Files.writeString(keys, KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)).toJwksWithSecrets());
+    Path keys = Files.createTempDirectory("keys").resolve("keys.jwks");
+    KeyFiles.a256gcm(keys);
     String[] p = {"spring.main.web-application-type=reactive", "sessionless.keys.file=" + keys,
         "sessionless.attribute-types=" + Cart.class.getName(), "spring.security.user.name=alice",
         "spring.security.user.password=secret"};
@@ -40,6 +37,7 @@ public final class ReactiveWithoutServletApi {
       System.out.println("cart=" + browser.postForm(b.uri("/cart"), Map.of("item", "mug", "_csrf", token)).body());
     } finally {
       Files.deleteIfExists(keys);
+      Files.deleteIfExists(keys.getParent());
     }
   }
 
