@@ -6,9 +6,9 @@
  * libraries: {@code dev.sessionless.propagation.spring} (Spring's {@code RestClient} and {@code
  * WebClient}) and {@code dev.sessionless.propagation.okhttp} (OkHttp), and {@code
  * dev.sessionless.propagation.reactive}, the receiving filter, edge filter and JWKS endpoint for
- * Spring WebFlux. {@code
- * dev.sessionless.propagation.internal}, what the client helpers share, is not exported. The
- * servlet API is needed only by the servlet and filters ({@link
+ * Spring WebFlux. {@code dev.sessionless.propagation.internal}, what the client helpers, filters
+ * and JWKS endpoints share, is not exported. The servlet API is needed only by the servlet and
+ * filters ({@link
  * dev.sessionless.propagation.JwksServlet}, {@link dev.sessionless.propagation.InternalTokenFilter},
  * {@link dev.sessionless.propagation.EdgeContextFilter}); it and the client libraries (Spring,
  * Reactor, OkHttp and the Kotlin runtime OkHttp needs) are {@code requires static}: an

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationSource;
+import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
@@ -18,9 +22,11 @@ import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.OutgoingTokens;
 import dev.sessionless.testing.FakeClock;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
@@ -153,6 +159,48 @@ class InternalTokenWebFilterTest {
     for (String t : bad) {
       assertRefused(get(client, "Authorization", "Bearer " + t), "Bearer error=\"invalid_token\"");
     }
+  }
+
+  @Test
+  void aRevokedSessionGets401AndARevocationSourceThatCannotVouchGets503() {
+    RevocationStore store = RevocationStore.inMemory(Clock.systemUTC());
+    WebClient client = serve(InternalTokenVerifier.builder().audience("orders").issuer(EDGE, edgePublic)
+        .revocation(store).build(), t -> true, ECHO);
+    String token = token("orders");
+    assertEquals(200, get(client, "Authorization", "Bearer " + token).getStatusCode().value());
+    store.revokeSession("s-42", Instant.now().plusSeconds(3600));
+    assertRefused(get(client, "Authorization", "Bearer " + token), "Bearer error=\"invalid_token\"");
+    stopService();
+    RevocationSource stale = new RevocationSource() {
+      @Override
+      public boolean isRevoked(String sessionId) {
+        throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, "the published list is too stale");
+      }
+
+      @Override
+      public Optional<Instant> notBefore(String subject) {
+        return Optional.empty();
+      }
+    };
+    ResponseEntity<String> r = get(serve(InternalTokenVerifier.builder().audience("orders").issuer(EDGE, edgePublic)
+        .revocation(stale).build(), t -> true, ECHO), "Authorization", "Bearer " + token);
+    assertEquals(503, r.getStatusCode().value());
+    assertEquals("5", r.getHeaders().getFirst(HttpHeaders.RETRY_AFTER));
+    assertFalse(r.getBody().contains("stale"), r.getBody());
+  }
+
+  @Test
+  void aBrowserSessionTokenAsBearerIsRefusedAndTheHeaderIsConfigurable() {
+    String session = TokenCodec.builder().keys(KeySet.of(TokenKey.generate("b", Algorithm.HS256))).issuer(EDGE)
+        .audience("orders").timeToLive(Duration.ofMinutes(30)).build()
+        .encode(Claims.builder().subject("alice").put("tenant", "t-7").build());
+    assertRefused(get(serve(), "Authorization", "Bearer " + session), "Bearer error=\"invalid_token\"");
+    stopService();
+    service = new LoopbackNetty(ECHO, InternalTokenWebFilter.builder().header("X-Internal-Token").verifier(
+        InternalTokenVerifier.builder().audience("orders").issuer(EDGE, edgePublic).build()).build());
+    WebClient client = LoopbackNetty.client(service.root);
+    assertEquals(200, get(client, "X-Internal-Token", "Bearer " + token("orders")).getStatusCode().value());
+    assertRefused(get(client, "Authorization", "Bearer " + token("orders")), "Bearer");
   }
 
   @Test
