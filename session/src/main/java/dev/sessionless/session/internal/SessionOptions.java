@@ -66,4 +66,19 @@ public final class SessionOptions {
   public RevocationSource revocation;
   /** Told of tokens, cookies and refusals. */
   public SessionlessListener listener = SessionlessListener.NONE;
+
+  // How the checks speak: the defaults are the servlet filter's words.
+  /**
+   * Where the checks log (a signing algorithm at INFO, {@code cookieSecure(false)} at WARNING);
+   * {@code null}: the servlet filter's logger.
+   */
+  public System.Logger log;
+  /** Whether messages also name the servlet filter's {@code web.xml} init parameter of an option. */
+  public boolean initParameters = true;
+  /** What to do behind a TLS-terminating proxy so that requests are seen as secure. */
+  public String behindProxy = "make the container trust X-Forwarded-Proto";
+
+  System.Logger log() {
+    return log != null ? log : System.getLogger(FilterLog.LOGGER);
+  }
 }

@@ -19,7 +19,6 @@ import java.util.StringJoiner;
  * for both adapters; the messages name the options as the builders and properties do.
  */
 public final class SettingsRules {
-  private static final System.Logger LOG = System.getLogger(FilterLog.LOGGER);
 
   /**
    * Cookies a token may take unless {@code maxCookieChunks} says otherwise: one. A browser sends
@@ -66,7 +65,7 @@ public final class SettingsRules {
   private static Algorithm algorithm(SessionOptions b) {
     if (b.algorithm != null) {
       if (!b.algorithm.isEncrypting()) {
-        LOG.log(System.Logger.Level.INFO, "algorithm " + b.algorithm.joseName() + ": session tokens are signed,"
+        b.log().log(System.Logger.Level.INFO, "algorithm " + b.algorithm.joseName() + ": session tokens are signed,"
             + " not encrypted, so anyone holding a copy of a session cookie can read what the session holds"
             + " (base64url is no protection); leave the algorithm unset for dir (A256GCM encryption), the default");
       }
@@ -94,7 +93,8 @@ public final class SettingsRules {
       throw new IllegalStateException("no algorithm is set, so tokens are dir (A256GCM encryption, the default),"
           + " but the keys hold no A256GCM key that can encrypt now, only keys for " + others + ": add an"
           + " A256GCM key (keyring init makes one by default), or set algorithm(Algorithm." + first.name()
-          + ") (init parameter algorithm=" + first.joseName() + ") to keep tokens that are signed but readable");
+          + ")" + (b.initParameters ? " (init parameter algorithm=" + first.joseName() + ")" : "")
+          + " to keep tokens that are signed but readable");
     }
     return DEFAULT_ALGORITHM;
   }
@@ -137,11 +137,11 @@ public final class SettingsRules {
       throw new IllegalArgumentException(needs + " needs Secure cookies (browsers drop the cookie otherwise):"
           + " remove cookieSecure(false)");
     }
-    LOG.log(System.Logger.Level.WARNING, "cookieSecure(false): session cookies go out without Secure on every"
+    b.log().log(System.Logger.Level.WARNING, "cookieSecure(false): session cookies go out without Secure on every"
         + " request the container does not see as https, so a browser sends the session in clear over any"
         + " plain-http link (a stolen cookie is a stolen login); browsers accept Secure cookies on"
-        + " http://localhost, so development needs no such setting. Behind a TLS-terminating proxy make the"
-        + " container trust X-Forwarded-Proto, or leave cookieSecure unset");
+        + " http://localhost, so development needs no such setting. Behind a TLS-terminating proxy "
+        + b.behindProxy + ", or leave cookieSecure unset");
     return false;
   }
 
