@@ -5,6 +5,7 @@ import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.core.internal.Base64Url;
 import dev.sessionless.core.internal.KeyIds;
+import dev.sessionless.session.internal.SettingsRules;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +39,7 @@ final class InitParams {
    */
   static AutoCloseable apply(Function<String, String> params, Function<String, String> env,
       SessionlessFilterBuilder b, ClassLoader loader) throws IOException {
-    Algorithm alg = FilterSettings.DEFAULT_ALGORITHM;
+    Algorithm alg = SettingsRules.DEFAULT_ALGORITHM;
     String a = params.apply("algorithm");
     if (a != null) {
       alg = parseAlgorithm(a.trim());
@@ -226,7 +227,7 @@ final class InitParams {
   static IllegalStateException noSigningKey(String source, Algorithm alg) {
     return new IllegalStateException("the keys of " + source + " hold no key that can "
         + (alg.isEncrypting() ? "encrypt " : "sign ") + alg.joseName() + " now"
-        + (alg == FilterSettings.DEFAULT_ALGORITHM ? " (dir with A256GCM is the default: keyring init makes such a key)" : "")
+        + (alg == SettingsRules.DEFAULT_ALGORITHM ? " (dir with A256GCM is the default: keyring init makes such a key)" : "")
         + ": set the algorithm parameter to the keys' algorithm (HS256 keeps tokens signed but readable),"
         + " or add a key for " + alg.joseName());
   }

@@ -19,7 +19,10 @@
  *       through the application's {@code StateMapper} and registered types, their dirty and
  *       in-place change tracking, the state budget, max-inactive, invalidation.
  *   <li>{@link dev.sessionless.session.internal.Settings}: the immutable configuration (codec,
- *       carrier, lifetimes, budget, listener, revocation store), and the carriers {@link
+ *       carrier, lifetimes, budget, listener, revocation store), made by {@link
+ *       dev.sessionless.session.internal.SettingsRules} from an adapter's {@link
+ *       dev.sessionless.session.internal.SessionOptions} (the one place options are checked and
+ *       defaulted), and the carriers {@link
  *       dev.sessionless.session.internal.CookieCarrier} and {@link
  *       dev.sessionless.session.internal.HeaderCarrier}.
  * </ul>
