@@ -11,7 +11,7 @@
  * filters ({@link
  * dev.sessionless.propagation.JwksServlet}, {@link dev.sessionless.propagation.InternalTokenFilter},
  * {@link dev.sessionless.propagation.EdgeContextFilter}); it and the client libraries (Spring,
- * Reactor, OkHttp and the Kotlin runtime OkHttp needs) are {@code requires static}: an
+ * Reactor, Spring Security, OkHttp and the Kotlin runtime OkHttp needs) are {@code requires static}: an
  * application brings the ones it uses.
  */
 module dev.sessionless.propagation {
@@ -22,6 +22,7 @@ module dev.sessionless.propagation {
   requires static spring.web;
   requires static spring.webflux;
   requires static reactor.core;
+  requires static spring.security.core;
   requires static okhttp3;
   requires static kotlin.stdlib;
 

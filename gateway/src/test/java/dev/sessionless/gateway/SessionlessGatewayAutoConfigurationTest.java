@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
 import dev.sessionless.core.TokenKey;
+import dev.sessionless.propagation.OutgoingTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,8 +17,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import dev.sessionless.spring.boot.SessionlessReactivePropagationAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
-import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.mock.env.MockEnvironment;
 import org.springframework.web.server.session.CookieWebSessionIdResolver;
@@ -42,9 +43,8 @@ class SessionlessGatewayAutoConfigurationTest {
   }
 
   private String[] sending(String... more) {
-    // One grant at least: the reactive propagation auto-configuration's OutgoingTokens requires it.
     List<String> p = new java.util.ArrayList<>(List.of("sessionless.propagation.send.issuer=https://gateway.example",
-        "sessionless.propagation.send.keys-file=" + keysFile, "sessionless.propagation.send.grants.billing=plan"));
+        "sessionless.propagation.send.keys-file=" + keysFile));
     p.addAll(List.of(more));
     return p.toArray(String[]::new);
   }
@@ -59,9 +59,27 @@ class SessionlessGatewayAutoConfigurationTest {
   }
 
   @Test
-  void withoutAnIssuerOrInAServletAppNothingIsMade() {
+  void aGatewayWithAnIssuerAndNoGrantsStartsWithoutOutgoingTokens() {
+    reactive.withPropertyValues(sending()).run(context -> {
+      assertTrue(context.getStartupFailure() == null, String.valueOf(context.getStartupFailure()));
+      assertEquals(1, context.getBeansOfType(SessionlessInternalTokenGatewayFilterFactory.class).size());
+      assertTrue(context.getBeansOfType(OutgoingTokens.class).isEmpty(), "nothing to grant: no WebClient tokens");
+    });
+  }
+
+  @Test
+  void aGrantGivesAReactiveAppOutgoingTokensForItsWebClients() {
+    reactive.withPropertyValues(sending("sessionless.propagation.send.grants.billing=plan,tenant")).run(context -> {
+      assertTrue(context.getStartupFailure() == null, String.valueOf(context.getStartupFailure()));
+      context.getBean(OutgoingTokens.class).requireGrant("billing");
+    });
+  }
+
+  @Test
+  void withoutAnIssuerOrOutsideAReactiveAppNothingIsMade() {
+    // Not a servlet context: this module's tests run without the Servlet API, as a gateway does.
     reactive.run(context -> assertTrue(context.getBeansOfType(SessionlessInternalTokenGatewayFilterFactory.class).isEmpty()));
-    new WebApplicationContextRunner().withConfiguration(AutoConfigurations.of(SessionlessGatewayAutoConfiguration.class))
+    new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SessionlessGatewayAutoConfiguration.class))
         .withPropertyValues(sending())
         .run(context -> assertTrue(context.getBeansOfType(SessionlessInternalTokenGatewayFilterFactory.class).isEmpty()));
   }

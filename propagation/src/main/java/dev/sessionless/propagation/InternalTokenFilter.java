@@ -3,6 +3,7 @@ package dev.sessionless.propagation;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.propagation.internal.Admission;
 import dev.sessionless.propagation.internal.Answer;
+import dev.sessionless.propagation.internal.Attributes;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -58,9 +59,9 @@ import java.util.function.Predicate;
  */
 public final class InternalTokenFilter implements Filter {
   /** The request attribute holding the verified {@link InternalToken}. */
-  public static final String ATTRIBUTE = InternalToken.class.getName();
+  public static final String ATTRIBUTE = Attributes.TOKEN;
   /** The request attribute holding the request's {@link CallContext}. */
-  public static final String CONTEXT_ATTRIBUTE = CallContext.class.getName();
+  public static final String CONTEXT_ATTRIBUTE = Attributes.CONTEXT;
   private static final System.Logger LOG = System.getLogger(InternalTokenFilter.class.getName());
 
   private final Admission admission;

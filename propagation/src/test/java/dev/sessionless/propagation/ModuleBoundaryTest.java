@@ -44,7 +44,7 @@ class ModuleBoundaryTest {
   @Test
   void optionalLibrariesAndTheServletApiAreRequiredStaticOnly() throws IOException {
     Set<String> optional = Set.of("jakarta.servlet", "spring.core", "spring.web", "spring.webflux", "reactor.core",
-        "okhttp3", "kotlin.stdlib");
+        "spring.security.core", "okhttp3", "kotlin.stdlib");
     Set<String> notStatic = new TreeSet<>();
     for (ModuleDescriptor.Requires r : descriptor().requires()) {
       if (optional.contains(r.name()) && !r.modifiers().contains(ModuleDescriptor.Requires.Modifier.STATIC)) {

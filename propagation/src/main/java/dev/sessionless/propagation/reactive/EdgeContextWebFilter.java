@@ -4,11 +4,9 @@ import dev.sessionless.propagation.CallContext;
 import dev.sessionless.propagation.EdgeContextFilter;
 import dev.sessionless.propagation.EdgeSession;
 import dev.sessionless.propagation.NoSessionException;
-import dev.sessionless.propagation.OutgoingTokens;
 import dev.sessionless.propagation.TraceContext;
 import dev.sessionless.propagation.internal.Admission;
 import dev.sessionless.propagation.internal.Answer;
-import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -32,15 +30,17 @@ import reactor.core.publisher.Mono;
  * }</pre>
  *
  * <p><b>The session</b> is the exchange's {@link WebSession} (any implementation: the token-backed
- * one or WebFlux's own), read when a token is minted: its id, its attributes as the state values,
- * its end ({@code getLastAccessTime() + getMaxIdleTime()}). <b>The subject</b> is the String
- * session attribute named by {@link Builder#subjectAttribute} if set and present, else the name
- * of the exchange's authenticated principal ({@code exchange.getPrincipal()}, which Spring
- * Security fills), resolved when the exchange enters this filter: place the filter after Spring
- * Security's. <b>When the user authenticated</b> (carried as {@code auth_time}) is the {@link
+ * one or WebFlux's own), read when a token is minted: its id, digested ({@link
+ * EdgeLogins#sessionId}: with WebFlux's own sessions the id is the cookie's value, which never
+ * leaves the edge), its attributes as the state values, its end ({@code getLastAccessTime() +
+ * getMaxIdleTime()}). <b>The subject</b> is the String session attribute named by {@link
+ * Builder#subjectAttribute} if set and present, else the name of the exchange's principal
+ * ({@code exchange.getPrincipal()}, which Spring Security fills) if it is a login ({@link
+ * EdgeLogins#isLogin}: Spring Security's anonymous authentication is not), resolved when the
+ * exchange enters this filter: place the filter after Spring Security's. <b>When the user authenticated</b> (carried as {@code auth_time}) is the {@link
  * Instant} in the exchange attribute, else the session attribute, named by {@link
  * Builder#authTimeAttribute}, if set. An exchange has a browser session when its {@code
- * WebSession} was started (it holds attributes) or it has a principal.
+ * WebSession} was started (it holds attributes) or it has a login.
  *
  * <p><b>Behind {@link InternalTokenWebFilter}.</b> On an exchange that filter passed (the
  * exchange carries a verified token's context), this filter changes nothing: calls made while
@@ -74,9 +74,7 @@ public final class EdgeContextWebFilter implements WebFilter {
       return chain.filter(exchange); // a verified internal token: calls re-mint from it, not from a session
     }
     TraceContext trace = Admission.trace(exchange.getRequest().getHeaders().getFirst(TraceContext.HEADER));
-    Mono<Optional<String>> principal = exchange.getPrincipal().map(Principal::getName)
-        .filter(n -> !n.isEmpty()).map(Optional::of).defaultIfEmpty(Optional.empty());
-    return Mono.zip(principal, exchange.getSession()).flatMap(found -> {
+    return Mono.zip(EdgeLogins.loginName(exchange), exchange.getSession()).flatMap(found -> {
       String user = found.getT1().orElse(null);
       WebSession webSession = found.getT2();
       CallContext context = CallContext.ofSession(trace, () -> session(exchange, webSession, user));
@@ -97,7 +95,7 @@ public final class EdgeContextWebFilter implements WebFilter {
     Map<String, Object> attributes = s.getAttributes();
     Object named = subjectAttribute == null ? null : attributes.get(subjectAttribute);
     String subject = named instanceof String && !((String) named).isEmpty() ? (String) named : principalName;
-    EdgeSession.Builder b = EdgeSession.builder().sessionId(s.getId());
+    EdgeSession.Builder b = EdgeSession.builder().sessionId(EdgeLogins.sessionId(s));
     if (subject != null) {
       b.subject(subject);
     }

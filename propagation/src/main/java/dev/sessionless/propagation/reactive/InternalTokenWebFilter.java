@@ -2,12 +2,12 @@ package dev.sessionless.propagation.reactive;
 
 import dev.sessionless.propagation.CallContext;
 import dev.sessionless.propagation.InternalToken;
-import dev.sessionless.propagation.InternalTokenFilter;
 import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.TraceContext;
 import dev.sessionless.propagation.internal.Admission;
 import dev.sessionless.propagation.internal.Answer;
 import dev.sessionless.propagation.internal.Args;
+import dev.sessionless.propagation.internal.Attributes;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -20,9 +20,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * The receiving side of an internal service on Spring WebFlux, the twin of the servlet {@link
- * InternalTokenFilter}: every exchange must present an internal token for this service ({@code
- * Authorization: Bearer <token>} unless another header is configured), which {@link
- * InternalTokenVerifier} checks. It decides exactly as the servlet filter does (the same code):
+ * dev.sessionless.propagation.InternalTokenFilter} (and, unlike it, free of the Servlet API):
+ * every exchange must present an internal token for this service ({@code Authorization: Bearer
+ * <token>} unless another header is configured), which {@link InternalTokenVerifier} checks. It decides exactly as the servlet filter does (the same code):
  * a missing token gets {@code 401} with {@code WWW-Authenticate: Bearer}, a refused one (forged,
  * expired, another audience, an unknown key or issuer, revoked) {@code 401} with {@code
  * WWW-Authenticate: Bearer error="invalid_token"}, a failure on this side (a key source or
@@ -47,9 +47,9 @@ import reactor.core.publisher.Mono;
  */
 public final class InternalTokenWebFilter implements WebFilter {
   /** The exchange attribute holding the verified {@link InternalToken} (as the servlet filter's). */
-  public static final String ATTRIBUTE = InternalTokenFilter.ATTRIBUTE;
+  public static final String ATTRIBUTE = Attributes.TOKEN;
   /** The exchange attribute holding the exchange's {@link CallContext} (as the servlet filter's). */
-  public static final String CONTEXT_ATTRIBUTE = InternalTokenFilter.CONTEXT_ATTRIBUTE;
+  public static final String CONTEXT_ATTRIBUTE = Attributes.CONTEXT;
   private static final System.Logger LOG = System.getLogger(InternalTokenWebFilter.class.getName());
 
   private final Admission admission;

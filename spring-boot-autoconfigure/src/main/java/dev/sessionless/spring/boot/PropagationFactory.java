@@ -10,11 +10,13 @@ import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.OutgoingTokens;
 import java.net.URI;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import org.springframework.core.env.Environment;
 
 /**
  * Builds the propagation beans from {@code sessionless.propagation.*}, failing with a message
@@ -211,5 +213,55 @@ final class PropagationFactory {
     OutgoingTokens.Builder b = OutgoingTokens.builder().minter(minter).header(p.getHeader());
     p.getGrants().forEach((audience, names) -> b.grant(audience, names));
     return b.build();
+  }
+
+  /**
+   * Refuses a session issuer left to its default ({@code spring.application.name}) that equals
+   * an internal token issuer this service sends as or accepts: browser session tokens and
+   * internal tokens would then share an {@code iss}, and only their {@code typ} would tell them
+   * apart. An issuer set on purpose ({@code sessionless.issuer}) is the application's choice.
+   *
+   * @throws IllegalStateException naming both properties
+   */
+  static void refuseIssuerCollision(SessionlessPropagationProperties properties, SessionlessProperties session,
+      Environment environment) {
+    if (session.getIssuer() != null || !environment.getProperty("sessionless.enabled", Boolean.class, true)) {
+      return;
+    }
+    String derived = sessionIssuer(session, environment);
+    List<String> named = new ArrayList<>();
+    if (derived.equals(properties.getSend().getIssuer())) {
+      named.add("sessionless.propagation.send.issuer");
+    }
+    List<PropagationReceiveProperties.Issuer> accepted = properties.getReceive().getIssuers();
+    for (int i = 0; i < accepted.size(); i++) {
+      if (derived.equals(accepted.get(i).getIssuer())) {
+        named.add("sessionless.propagation.receive.issuers[" + i + "].issuer");
+      }
+    }
+    if (!named.isEmpty()) {
+      throw new IllegalStateException("the session issuer defaults to spring.application.name ('" + derived
+          + "'), which is also " + String.join(" and ", named) + ": browser session tokens and internal tokens"
+          + " would share an issuer. Set sessionless.issuer to another name (e.g. " + derived + "-sessions), or"
+          + " give the internal token issuer its own (e.g. https://" + derived + ".internal)");
+    }
+  }
+
+  /**
+   * The session issuer as the session auto-configuration derives it ({@code sessionless.issuer},
+   * else {@code spring.application.name}, else {@code application}), read here without loading
+   * that servlet-only class, so that a WebFlux application needs no Servlet API.
+   */
+  static String sessionIssuer(SessionlessProperties properties, Environment environment) {
+    return properties.getIssuer() != null ? properties.getIssuer() : applicationName(environment);
+  }
+
+  /** The session audience, as {@link #sessionIssuer}: {@code sessionless.audience}, else the application's name. */
+  static String sessionAudience(SessionlessProperties properties, Environment environment) {
+    return properties.getAudience() != null ? properties.getAudience() : applicationName(environment);
+  }
+
+  private static String applicationName(Environment environment) {
+    return environment.getProperty("spring.application.name", "application");
   }
 }

@@ -21,7 +21,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.env.Environment;
 
 /**
  * Internal tokens in a servlet application, with {@code sessionless-propagation} on the class
@@ -55,45 +54,13 @@ import org.springframework.core.env.Environment;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({InternalTokenVerifier.class, FilterRegistrationBean.class})
 @EnableConfigurationProperties({SessionlessPropagationProperties.class, SessionlessProperties.class})
-@Import({PropagationTokenBeans.Receive.class, PropagationTokenBeans.Send.class})
+@Import({PropagationTokenBeans.Receive.class, PropagationTokenBeans.Send.class, PropagationTokenBeans.Outgoing.class})
 public class SessionlessPropagationAutoConfiguration {
   /** The JWKS endpoint's filter order: before the session filter (+50) and everything after it. */
   static final int JWKS_ORDER = Integer.MIN_VALUE + 40;
 
   /** Used by Spring; applications do not construct this class. */
   public SessionlessPropagationAutoConfiguration() {}
-
-  /**
-   * Refuses a session issuer left to its default ({@code spring.application.name}) that equals
-   * an internal token issuer this service sends as or accepts: browser session tokens and
-   * internal tokens would then share an {@code iss}, and only their {@code typ} would tell them
-   * apart. An issuer set on purpose ({@code sessionless.issuer}) is the application's choice.
-   *
-   * @throws IllegalStateException naming both properties
-   */
-  static void refuseIssuerCollision(SessionlessPropagationProperties properties, SessionlessProperties session,
-      Environment environment) {
-    if (session.getIssuer() != null || !environment.getProperty("sessionless.enabled", Boolean.class, true)) {
-      return;
-    }
-    String derived = SessionlessAutoConfiguration.issuer(session, environment);
-    java.util.List<String> named = new java.util.ArrayList<>();
-    if (derived.equals(properties.getSend().getIssuer())) {
-      named.add("sessionless.propagation.send.issuer");
-    }
-    java.util.List<PropagationReceiveProperties.Issuer> accepted = properties.getReceive().getIssuers();
-    for (int i = 0; i < accepted.size(); i++) {
-      if (derived.equals(accepted.get(i).getIssuer())) {
-        named.add("sessionless.propagation.receive.issuers[" + i + "].issuer");
-      }
-    }
-    if (!named.isEmpty()) {
-      throw new IllegalStateException("the session issuer defaults to spring.application.name ('" + derived
-          + "'), which is also " + String.join(" and ", named) + ": browser session tokens and internal tokens"
-          + " would share an issuer. Set sessionless.issuer to another name (e.g. " + derived + "-sessions), or"
-          + " give the internal token issuer its own (e.g. https://" + derived + ".internal)");
-    }
-  }
 
   /** The receiving side. */
   @Configuration(proxyBeanMethods = false)

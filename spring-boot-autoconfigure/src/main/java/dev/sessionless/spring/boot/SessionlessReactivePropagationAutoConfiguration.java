@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
@@ -32,13 +33,14 @@ import reactor.core.publisher.Mono;
  * the sending side when {@code sessionless.propagation.send.issuer} is set.
  *
  * <p><b>Receiving</b>: the {@link InternalTokenIssuers}, the {@link InternalTokenVerifier} (with
- * the application's {@link dev.sessionless.core.RevocationSource} bean, or the one {@code sessionless.revocation.*}
- * describes) and an {@link InternalTokenWebFilter}, as the {@code WebFilter} bean {@code
+ * the application's {@link dev.sessionless.core.RevocationSource} bean, or the one {@code
+ * sessionless.revocation.*} describes) and an {@link InternalTokenWebFilter}, as the {@code WebFilter} bean {@code
  * sessionlessInternalTokenWebFilter} for {@code receive.url-patterns} (servlet syntax:
  * {@code /*}, {@code /internal/*}, {@code *.json}, exact paths) at {@code receive.filter-order},
  * ahead of Spring Security's chain (-100).
  *
- * <p><b>Sending</b>: the signing keys, {@link InternalTokenMinter} and {@link OutgoingTokens};
+ * <p><b>Sending</b>: the signing keys, {@link InternalTokenMinter}, {@link OutgoingTokens} when
+ * {@code send.grants} names a callee (a gateway whose routes name their audiences needs none);
  * the JWKS at {@code send.jwks.path} ({@link JwksWebHandler}) as the {@code WebFilter} bean
  * {@code sessionlessJwksWebFilter}, ahead of every other filter; and an {@link
  * EdgeContextWebFilter} ({@code sessionlessEdgeContextWebFilter}) at {@code
@@ -51,7 +53,7 @@ import reactor.core.publisher.Mono;
  * filters, of that name). Incomplete configuration fails the startup with a message that names
  * the property to set.
  */
-@AutoConfiguration(after = SessionlessAutoConfiguration.class)
+@AutoConfiguration(afterName = "dev.sessionless.spring.boot.SessionlessAutoConfiguration") // by name: that class needs the Servlet API
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass({InternalTokenVerifier.class, InternalTokenWebFilter.class, WebFilter.class})
 @EnableConfigurationProperties({SessionlessPropagationProperties.class, SessionlessProperties.class})
@@ -85,6 +87,16 @@ public class SessionlessReactivePropagationAutoConfiguration {
       return new Placed(filter, p.getFilterOrder(), paths(p.getUrlPatterns()));
     }
   }
+
+  /**
+   * {@link OutgoingTokens} for {@code WebClient} calls, only when {@code send.grants} names a
+   * callee: without one an application that calls no service by name (a gateway whose routes name
+   * their audiences) still starts; one that injects {@code OutgoingTokens} gets no bean instead.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @Conditional(PropagationTokenBeans.GrantsConfigured.class)
+  @Import(PropagationTokenBeans.Outgoing.class)
+  static class OutgoingWhenGranted {}
 
   /** The sending side. */
   @Configuration(proxyBeanMethods = false)
