@@ -228,7 +228,7 @@ final class PropagationFactory {
     if (session.getIssuer() != null || !environment.getProperty("sessionless.enabled", Boolean.class, true)) {
       return;
     }
-    String derived = sessionIssuer(session, environment);
+    String derived = SessionOptions.issuerOf(session, environment);
     List<String> named = new ArrayList<>();
     if (derived.equals(properties.getSend().getIssuer())) {
       named.add("sessionless.propagation.send.issuer");
@@ -245,23 +245,5 @@ final class PropagationFactory {
           + " would share an issuer. Set sessionless.issuer to another name (e.g. " + derived + "-sessions), or"
           + " give the internal token issuer its own (e.g. https://" + derived + ".internal)");
     }
-  }
-
-  /**
-   * The session issuer as the session auto-configuration derives it ({@code sessionless.issuer},
-   * else {@code spring.application.name}, else {@code application}), read here without loading
-   * that servlet-only class, so that a WebFlux application needs no Servlet API.
-   */
-  static String sessionIssuer(SessionlessProperties properties, Environment environment) {
-    return properties.getIssuer() != null ? properties.getIssuer() : applicationName(environment);
-  }
-
-  /** The session audience, as {@link #sessionIssuer}: {@code sessionless.audience}, else the application's name. */
-  static String sessionAudience(SessionlessProperties properties, Environment environment) {
-    return properties.getAudience() != null ? properties.getAudience() : applicationName(environment);
-  }
-
-  private static String applicationName(Environment environment) {
-    return environment.getProperty("spring.application.name", "application");
   }
 }

@@ -54,8 +54,8 @@ final class PropagationTokenBeans {
     RevocationSource sessionlessRevocation(SessionlessProperties properties, Environment environment) {
       PropagationFactory.requireRevocationKeys(properties.getRevocation());
       return RevocationFactory.build(properties.getRevocation(), null,
-          PropagationFactory.sessionIssuer(properties, environment),
-          PropagationFactory.sessionAudience(properties, environment));
+          SessionOptions.issuerOf(properties, environment),
+          SessionOptions.audienceOf(properties, environment));
     }
 
     /**

@@ -159,16 +159,6 @@ public class SessionlessAutoConfiguration {
     }
   }
 
-  /** {@link SessionOptions#issuerOf}, for the auto-configurations that name it here. */
-  static String issuer(SessionlessProperties properties, Environment environment) {
-    return SessionOptions.issuerOf(properties, environment);
-  }
-
-  /** {@link SessionOptions#audienceOf}, for the auto-configurations that name it here. */
-  static String audience(SessionlessProperties properties, Environment environment) {
-    return SessionOptions.audienceOf(properties, environment);
-  }
-
   static void refuseSpringSession(ListableBeanFactory beans) {
     ClassLoader loader = SessionlessAutoConfiguration.class.getClassLoader();
     if (!ClassUtils.isPresent(SPRING_SESSION_FILTER, loader)) {
