@@ -5,6 +5,7 @@ import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.internal.SafeListener;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 /** The filter's immutable configuration, checked by the public builder. */
@@ -65,6 +66,21 @@ public final class Settings {
       }
     }
     listener.cookieWritten(bytes, chunks);
+  }
+
+  /** The clock expiry and renewal follow. */
+  public Clock clock() {
+    return clock;
+  }
+
+  /** The longest a session may live from its creation, however active. */
+  public Duration absoluteLifetime() {
+    return Duration.ofSeconds(absoluteLifetimeSeconds);
+  }
+
+  /** Where {@code invalidate()} and logout-everywhere record revocations; {@code null} if nowhere. */
+  public RevocationStore revocations() {
+    return revocations;
   }
 
   /** Writes any log summary that is due; called once per request. */
