@@ -38,6 +38,19 @@ public final class Settings {
       int maxInactiveSeconds, long absoluteLifetimeSeconds, double renewalFraction,
       boolean newSessionOnBadAttribute, RevocationStore revocations, SessionlessListener listener,
       StateBudget budget) {
+    this(codec, attributes, carrier, clock, maxInactiveSeconds, absoluteLifetimeSeconds, renewalFraction,
+        newSessionOnBadAttribute, revocations, listener, budget, System.getLogger(FilterLog.LOGGER));
+  }
+
+  /**
+   * As {@link #Settings(TokenCodec, AttributeCodec, Carrier, Clock, int, long, double, boolean,
+   * RevocationStore, SessionlessListener, StateBudget)}, telling operators on {@code log}: the
+   * adapter's own logger, so an application reads and tunes it under the adapter's name.
+   */
+  public Settings(TokenCodec codec, AttributeCodec attributes, Carrier carrier, Clock clock,
+      int maxInactiveSeconds, long absoluteLifetimeSeconds, double renewalFraction,
+      boolean newSessionOnBadAttribute, RevocationStore revocations, SessionlessListener listener,
+      StateBudget budget, System.Logger log) {
     this.budget = budget;
     this.revocations = revocations;
     this.listener = SafeListener.wrap(listener);
@@ -49,7 +62,7 @@ public final class Settings {
     this.absoluteLifetimeSeconds = absoluteLifetimeSeconds;
     this.renewalFraction = renewalFraction;
     this.newSessionOnBadAttribute = newSessionOnBadAttribute;
-    this.log = new FilterLog(clock);
+    this.log = new FilterLog(clock, log);
   }
 
   /** Reports the token cookies among {@code headers} just written (not the ones clearing stale chunks). */
