@@ -63,7 +63,7 @@ public final class Settings {
     this.renewalFraction = renewalFraction;
     this.newSessionOnBadAttribute = newSessionOnBadAttribute;
     this.log = new FilterLog(clock, log);
-    TokenSession.seedIds(); // its one entropy read here, at build, not on an event loop
+    SessionIds.seed(); // its one entropy read here, at build, not on an event loop
   }
 
   /** Reports the token cookies among {@code headers} just written (not the ones clearing stale chunks). */

@@ -1,10 +1,7 @@
 package dev.sessionless.session.internal;
 
 import dev.sessionless.core.internal.RawJson;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,15 +19,6 @@ import java.util.Map;
  * #invalidate()} returns the revocation store's write for the caller to run.
  */
 public final class TokenSession {
-  /**
-   * Where new session ids come from: the JDK's DRBG (SP 800-90A Hash_DRBG with SHA-256), seeded
-   * once from the platform's entropy when this class loads ({@link #seedIds()}, at build) and then
-   * reading no file, so an id made on an event loop does no I/O. The platform default (NativePRNG
-   * on Linux) reads {@code /dev/urandom} on most calls. Falls back to that default only where the
-   * JDK's provider offers no DRBG.
-   */
-  private static final SecureRandom RANDOM = idSource();
-
   private final ExchangeSession owner;
   private final AttributeCodec codec;
   private final ValueWalker walker;
@@ -56,32 +44,6 @@ public final class TokenSession {
     this.lastAccessed = lastAccessed;
     this.maxInactive = maxInactive;
     this.isNew = isNew;
-  }
-
-  private static SecureRandom idSource() {
-    SecureRandom r;
-    try {
-      r = SecureRandom.getInstance("DRBG");
-    } catch (NoSuchAlgorithmException e) {
-      r = new SecureRandom();
-    }
-    r.nextBytes(new byte[1]); // a DRBG seeds on first use: now, not on the first request
-    return r;
-  }
-
-  /**
-   * Seeds the id source if it is not yet: called when settings are built, so that its one read
-   * of the platform's entropy happens there, not on a request thread.
-   */
-  static void seedIds() {
-    // loading the class did it
-  }
-
-  /** A new random session id: 128 bits, base64url. */
-  static String newId() {
-    byte[] b = new byte[16];
-    RANDOM.nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
   }
 
   private void checkValid(String method) {
