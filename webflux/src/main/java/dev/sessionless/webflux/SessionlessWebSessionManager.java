@@ -3,7 +3,7 @@ package dev.sessionless.webflux;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.session.internal.LogoutRevocation;
 import dev.sessionless.webflux.internal.TokenWebSession;
-import dev.sessionless.webflux.internal.WebSettings;
+import dev.sessionless.session.internal.Settings;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -64,9 +64,9 @@ public final class SessionlessWebSessionManager implements WebSessionManager {
    */
   public static final String AUTH_TIME_ATTRIBUTE = TokenWebSession.AUTH_TIME_ATTRIBUTE;
 
-  private final WebSettings settings;
+  private final Settings settings;
 
-  SessionlessWebSessionManager(WebSettings settings) {
+  SessionlessWebSessionManager(Settings settings) {
     this.settings = settings;
   }
 

@@ -8,7 +8,8 @@ import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.StateMapper;
 import dev.sessionless.core.internal.BuilderChecks;
-import dev.sessionless.webflux.internal.WebSettings;
+import dev.sessionless.session.internal.SessionOptions;
+import dev.sessionless.session.internal.SettingsRules;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -25,10 +26,23 @@ import java.util.Set;
  * thread-safe.
  */
 public final class SessionlessWebSessionManagerBuilder {
-  /** The options as set; read by {@link WebSettings#of} at {@link #build()}. */
-  private final WebSettings.Options o = new WebSettings.Options();
+  /** The manager's logger: where build warnings and, at run time, rejections and failures go. */
+  static final String LOGGER = "dev.sessionless.webflux.SessionlessWebSessionManager";
 
-  SessionlessWebSessionManagerBuilder() {}
+  /**
+   * The options as set, checked at {@link #build()} by the session engine's rules, the servlet
+   * filter's too ({@link SettingsRules}), speaking with this adapter's names.
+   */
+  private final SessionOptions o = new SessionOptions();
+  /** Kept apart from {@link #o}, where they are never null: set-once needs to see "unset". */
+  private SessionlessWebSessionManager.BadAttribute badAttribute;
+  private SessionlessListener listener;
+
+  SessionlessWebSessionManagerBuilder() {
+    o.log = System.getLogger(LOGGER);
+    o.initParameters = false; // WebFlux has no web.xml
+    o.behindProxy = "use a forwarded-headers transformer";
+  }
 
   private static <T> T once(Object current, String option, T value) {
     BuilderChecks.once(current, option);
@@ -63,7 +77,7 @@ public final class SessionlessWebSessionManagerBuilder {
    * rules of a fleet that switches.
    */
   public SessionlessWebSessionManagerBuilder compression(Compression compression) {
-    o.compression = once(o.compression, "compress/compression", compression);
+    o.compress = once(o.compress, "compress/compression", compression);
     return this;
   }
 
@@ -222,8 +236,7 @@ public final class SessionlessWebSessionManagerBuilder {
    * (never a 500), and a WARNING names the attribute and its type, never its value.
    */
   public SessionlessWebSessionManagerBuilder onBadAttribute(SessionlessWebSessionManager.BadAttribute policy) {
-    o.newSessionOnBadAttribute = once(o.newSessionOnBadAttribute, "onBadAttribute",
-        Objects.requireNonNull(policy, "policy") == SessionlessWebSessionManager.BadAttribute.NEW_SESSION);
+    badAttribute = once(badAttribute, "onBadAttribute", policy);
     return this;
   }
 
@@ -244,7 +257,7 @@ public final class SessionlessWebSessionManagerBuilder {
    * refused; {@link SessionlessListener#NONE} if not set. Its exceptions are caught and logged.
    */
   public SessionlessWebSessionManagerBuilder listener(SessionlessListener listener) {
-    o.listener = once(o.listener, "listener", listener);
+    this.listener = once(this.listener, "listener", listener);
     return this;
   }
 
@@ -255,6 +268,8 @@ public final class SessionlessWebSessionManagerBuilder {
    * @throws IllegalArgumentException if a value is out of range
    */
   public SessionlessWebSessionManager build() {
-    return new SessionlessWebSessionManager(WebSettings.of(o));
+    o.newSessionOnBadAttribute = badAttribute == SessionlessWebSessionManager.BadAttribute.NEW_SESSION;
+    o.listener = listener == null ? SessionlessListener.NONE : listener;
+    return new SessionlessWebSessionManager(SettingsRules.of(o, SessionTooLargeException::new));
   }
 }

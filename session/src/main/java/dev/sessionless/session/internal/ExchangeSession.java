@@ -186,7 +186,7 @@ public final class ExchangeSession {
       throw new IllegalStateException("cannot create a session after the response has been committed");
     }
     long now = settings.clock.millis();
-    session = new TokenSession(this, TokenSession.newId(), now, now, settings.maxInactiveSeconds, true);
+    session = new TokenSession(this, SessionIds.next(), now, now, settings.maxInactiveSeconds, true);
     session.dirty = true;
     return session;
   }
@@ -203,7 +203,7 @@ public final class ExchangeSession {
     if (session == null || !session.valid) {
       throw new IllegalStateException("changeSessionId: the request has no session");
     }
-    session.id = TokenSession.newId();
+    session.id = SessionIds.next();
     session.dirty = true;
     // Changing the id is how servlet code marks a login: the session is authenticated now.
     login.authTimeMillis = settings.clock.millis();

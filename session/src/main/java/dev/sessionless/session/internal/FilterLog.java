@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * What the filter tells operators, on the {@code System.Logger}
- * {@value #LOGGER}, without flooding the log when every request has the same problem:
+ * What the session engine tells operators, on the adapter's {@code System.Logger} (the servlet
+ * filter's {@value #LOGGER} unless the adapter names its own), without flooding the log when
+ * every request has the same problem:
  *
  * <ul>
  *   <li>rejected tokens: one DEBUG line per request, and once a minute a summary with the count
@@ -27,14 +28,12 @@ import java.util.StringJoiner;
  * nothing is logged holding its lock (a log handler may write to a file or the network).
  */
 public final class FilterLog {
-  /** The logger name. */
+  /** The servlet filter's logger name, the default. */
   public static final String LOGGER = "dev.sessionless.servlet.SessionlessFilter";
   /** How long a summary window lasts, in milliseconds. */
   static final long WINDOW_MILLIS = 60_000;
   /** Distinct causes remembered; beyond this, new causes share one bucket. */
   static final int MAX_CAUSES = 64;
-
-  private static final System.Logger LOG = System.getLogger(LOGGER);
 
   /** Repeated occurrences of one cause. */
   private static final class Repeats {
@@ -51,20 +50,27 @@ public final class FilterLog {
   }
 
   private final Clock clock;
+  private final System.Logger log;
   private final Map<TokenException.Reason, Long> rejections = new EnumMap<>(TokenException.Reason.class);
   private final Map<String, Repeats> causes = new LinkedHashMap<>();
   private long rejectionWindowStart;
   /** Earliest time anything may be due; read per request without the lock. */
   private volatile long nextDue = Long.MAX_VALUE;
 
-  /** A log whose minutes follow {@code clock}. */
+  /** A log on the servlet filter's logger whose minutes follow {@code clock}. */
   public FilterLog(Clock clock) {
+    this(clock, System.getLogger(LOGGER));
+  }
+
+  /** A log on {@code log} whose minutes follow {@code clock}. */
+  public FilterLog(Clock clock, System.Logger log) {
     this.clock = clock;
+    this.log = log;
   }
 
   /** A token was rejected: counted for the minute's summary. */
   public void rejected(TokenException.Reason reason) {
-    LOG.log(Level.DEBUG, "session token rejected ({0}); starting a fresh session", reason);
+    log.log(Level.DEBUG, "session token rejected ({0}); starting a fresh session", reason);
     long now = clock.millis();
     List<Line> due;
     synchronized (this) {
@@ -141,9 +147,9 @@ public final class FilterLog {
     write(due);
     if (first) {
       if (failure != null) {
-        LOG.log(level, what, failure);
+        log.log(level, what, failure);
       } else {
-        LOG.log(level, what);
+        log.log(level, what);
       }
     }
   }
@@ -182,9 +188,9 @@ public final class FilterLog {
     }
   }
 
-  private static void write(List<Line> lines) {
+  private void write(List<Line> lines) {
     for (Line l : lines) {
-      LOG.log(l.level, l.format, l.args);
+      log.log(l.level, l.format, l.args);
     }
   }
 

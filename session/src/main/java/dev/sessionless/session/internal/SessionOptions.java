@@ -69,8 +69,9 @@ public final class SessionOptions {
 
   // How the checks speak: the defaults are the servlet filter's words.
   /**
-   * Where the checks log (a signing algorithm at INFO, {@code cookieSecure(false)} at WARNING);
-   * {@code null}: the servlet filter's logger.
+   * Where the checks log (a signing algorithm at INFO, {@code cookieSecure(false)} at WARNING)
+   * and, at run time, the engine's {@link FilterLog} (rejections, failures); {@code null}: the
+   * servlet filter's logger.
    */
   public System.Logger log;
   /** Whether messages also name the servlet filter's {@code web.xml} init parameter of an option. */

@@ -5,6 +5,7 @@ import dev.sessionless.core.SessionlessListener;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.internal.SafeListener;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 /** The filter's immutable configuration, checked by the public builder. */
@@ -37,6 +38,19 @@ public final class Settings {
       int maxInactiveSeconds, long absoluteLifetimeSeconds, double renewalFraction,
       boolean newSessionOnBadAttribute, RevocationStore revocations, SessionlessListener listener,
       StateBudget budget) {
+    this(codec, attributes, carrier, clock, maxInactiveSeconds, absoluteLifetimeSeconds, renewalFraction,
+        newSessionOnBadAttribute, revocations, listener, budget, System.getLogger(FilterLog.LOGGER));
+  }
+
+  /**
+   * As {@link #Settings(TokenCodec, AttributeCodec, Carrier, Clock, int, long, double, boolean,
+   * RevocationStore, SessionlessListener, StateBudget)}, telling operators on {@code log}: the
+   * adapter's own logger, so an application reads and tunes it under the adapter's name.
+   */
+  public Settings(TokenCodec codec, AttributeCodec attributes, Carrier carrier, Clock clock,
+      int maxInactiveSeconds, long absoluteLifetimeSeconds, double renewalFraction,
+      boolean newSessionOnBadAttribute, RevocationStore revocations, SessionlessListener listener,
+      StateBudget budget, System.Logger log) {
     this.budget = budget;
     this.revocations = revocations;
     this.listener = SafeListener.wrap(listener);
@@ -48,7 +62,8 @@ public final class Settings {
     this.absoluteLifetimeSeconds = absoluteLifetimeSeconds;
     this.renewalFraction = renewalFraction;
     this.newSessionOnBadAttribute = newSessionOnBadAttribute;
-    this.log = new FilterLog(clock);
+    this.log = new FilterLog(clock, log);
+    SessionIds.seed(); // its one entropy read here, at build, not on an event loop
   }
 
   /** Reports the token cookies among {@code headers} just written (not the ones clearing stale chunks). */
@@ -65,6 +80,21 @@ public final class Settings {
       }
     }
     listener.cookieWritten(bytes, chunks);
+  }
+
+  /** The clock expiry and renewal follow. */
+  public Clock clock() {
+    return clock;
+  }
+
+  /** The longest a session may live from its creation, however active. */
+  public Duration absoluteLifetime() {
+    return Duration.ofSeconds(absoluteLifetimeSeconds);
+  }
+
+  /** Where {@code invalidate()} and logout-everywhere record revocations; {@code null} if nowhere. */
+  public RevocationStore revocations() {
+    return revocations;
   }
 
   /** Writes any log summary that is due; called once per request. */

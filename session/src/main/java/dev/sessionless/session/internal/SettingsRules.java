@@ -244,6 +244,6 @@ public final class SettingsRules {
         (int) inactive.getSeconds(), absolute.getSeconds(), fraction,
         b.newSessionOnBadAttribute,
         b.revocation instanceof RevocationStore ? (RevocationStore) b.revocation : null, b.listener,
-        new StateBudget(budget, compressed, advice, tooLarge));
+        new StateBudget(budget, compressed, advice, tooLarge), b.log());
   }
 }

@@ -1,9 +1,7 @@
 package dev.sessionless.session.internal;
 
 import dev.sessionless.core.internal.RawJson;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +19,6 @@ import java.util.Map;
  * #invalidate()} returns the revocation store's write for the caller to run.
  */
 public final class TokenSession {
-  private static final SecureRandom RANDOM = new SecureRandom();
-
   private final ExchangeSession owner;
   private final AttributeCodec codec;
   private final ValueWalker walker;
@@ -48,13 +44,6 @@ public final class TokenSession {
     this.lastAccessed = lastAccessed;
     this.maxInactive = maxInactive;
     this.isNew = isNew;
-  }
-
-  /** A new random session id: 128 bits, base64url. */
-  static String newId() {
-    byte[] b = new byte[16];
-    RANDOM.nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
   }
 
   private void checkValid(String method) {

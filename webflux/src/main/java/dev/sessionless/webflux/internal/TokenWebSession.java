@@ -1,6 +1,7 @@
 package dev.sessionless.webflux.internal;
 
 import dev.sessionless.session.internal.ExchangeSession;
+import dev.sessionless.session.internal.Settings;
 import dev.sessionless.session.internal.LogoutRevocation;
 import dev.sessionless.session.internal.TokenSession;
 import dev.sessionless.webflux.SessionUnavailableException;
@@ -28,7 +29,7 @@ public final class TokenWebSession implements WebSession {
   /** The exchange attribute holding the session's {@code auth_time} while it has one. */
   public static final String AUTH_TIME_ATTRIBUTE = ExchangeViews.AUTH_TIME_ATTRIBUTE;
 
-  private final WebSettings settings;
+  private final Settings settings;
   private final ExchangeSession engine;
   private final ExchangeViews views;
   private final Map<String, Object> attributes = new AttributeMap(this);
@@ -40,7 +41,7 @@ public final class TokenWebSession implements WebSession {
   private long created;
   private long lastAccess;
 
-  private TokenWebSession(WebSettings settings, ExchangeSession engine, ExchangeViews views) {
+  private TokenWebSession(Settings settings, ExchangeSession engine, ExchangeViews views) {
     this.settings = settings;
     this.engine = engine;
     this.views = views;
@@ -54,10 +55,10 @@ public final class TokenWebSession implements WebSession {
    *     revocation source down) or any failure on this side: logged by the engine, the client's
    *     cookie left as it is
    */
-  public static TokenWebSession load(WebSettings settings, ServerWebExchange exchange) {
-    settings.engine.tick();
+  public static TokenWebSession load(Settings settings, ServerWebExchange exchange) {
+    settings.tick();
     ExchangeViews views = new ExchangeViews(exchange);
-    ExchangeSession engine = new ExchangeSession(settings.engine, views, views);
+    ExchangeSession engine = new ExchangeSession(settings, views, views);
     engine.load();
     TokenWebSession s = new TokenWebSession(settings, engine, views);
     s.session = engine.session(true, views);
@@ -167,7 +168,7 @@ public final class TokenWebSession implements WebSession {
   @Override
   public boolean isExpired() {
     return !session.valid()
-        || settings.clock.millis() >= created + settings.absoluteLifetime.toMillis();
+        || settings.clock().millis() >= created + settings.absoluteLifetime().toMillis();
   }
 
   @Override
