@@ -241,8 +241,8 @@ public final class Claims {
     public Builder put(String name, Object value) {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(value, () -> "value of state '" + name + "' (use remove() to drop it)");
-      if (name.isEmpty() || name.length() > 256) {
-        throw new IllegalArgumentException("a state name must be 1 to 256 characters");
+      if (name.isEmpty() || name.length() > ClaimRules.MAX_NAME) {
+        throw new IllegalArgumentException("a state name must be 1 to " + ClaimRules.MAX_NAME + " characters");
       }
       own();
       state.put(name, value);
@@ -262,8 +262,8 @@ public final class Claims {
     public Builder claim(String name, Object value) {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(value, () -> "value of claim '" + name + "' (use removeClaim() to drop it)");
-      if (name.isEmpty() || name.length() > 256) {
-        throw new IllegalArgumentException("a claim name must be 1 to 256 characters");
+      if (name.isEmpty() || name.length() > ClaimRules.MAX_NAME) {
+        throw new IllegalArgumentException("a claim name must be 1 to " + ClaimRules.MAX_NAME + " characters");
       }
       if (ClaimRules.isReserved(name)) {
         throw new IllegalArgumentException("'" + name + "' is a claim the codec writes itself (iss, sub, aud, exp, "

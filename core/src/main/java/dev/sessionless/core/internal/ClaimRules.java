@@ -8,6 +8,11 @@ package dev.sessionless.core.internal;
 public final class ClaimRules {
   /** The private claim that holds the application state. */
   public static final String STATE_CLAIM = "st";
+  /**
+   * The longest claim or state name, in chars; names are 1 to this long ({@code Claims.Builder}
+   * refuses others, so a decoder that accepted one could not carry the session on).
+   */
+  public static final int MAX_NAME = 256;
   /** The longest session id ({@code jti}) accepted, in chars; as {@code Claims.Builder#sessionId}. */
   public static final int MAX_SESSION_ID = 128;
   /** The latest NumericDate accepted: 9999-12-31T23:59:59Z. */

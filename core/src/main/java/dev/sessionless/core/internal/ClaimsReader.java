@@ -72,6 +72,9 @@ public final class ClaimsReader {
           }
           seen |= bit;
         } else {
+          if (name.isEmpty() || name.length() > ClaimRules.MAX_NAME) {
+            throw malformed("a claim name is empty or over " + ClaimRules.MAX_NAME + " characters");
+          }
           if (others == null) {
             others = new ArrayList<>(4);
           } else if (others.contains(name)) {

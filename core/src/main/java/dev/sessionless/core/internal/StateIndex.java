@@ -21,7 +21,7 @@ import java.util.Map;
  */
 public final class StateIndex {
   /** The longest state name, in chars; as {@code Claims.Builder#put}. */
-  public static final int MAX_NAME = 256;
+  public static final int MAX_NAME = ClaimRules.MAX_NAME;
   private static final StateIndex EMPTY = new StateIndex(null, null, Collections.emptyMap());
 
   /** The state's bytes, when {@link #layout} points into them. */
