@@ -38,8 +38,8 @@ import org.springframework.web.server.session.WebSessionManager;
  * difference between the two managers. Run by hand:
  *
  * <pre>
- * mvn -B -ntp -q -pl webflux -am test-compile -Dmaven.javadoc.skip=true
- * mvn -B -ntp -q -pl webflux dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt -Dmdep.includeScope=test
+ * mvn -B -ntp -q -pl webflux -am test-compile dependency:build-classpath \
+ *     -Dmdep.outputFile=/tmp/cp.txt -Dmdep.includeScope=test -Dmaven.javadoc.skip=true
  * java -cp webflux/target/test-classes:webflux/target/classes:$(cat /tmp/cp.txt) \
  *     org.openjdk.jmh.Main WebSessionBenchmark
  * </pre>
