@@ -88,10 +88,27 @@ public final class Challenges {
    * @throws DeviceBindingException {@code UNAVAILABLE} if no key may sign now
    */
   public String issue(Purpose purpose, String subject) {
+    return issue(purpose, subject, window);
+  }
+
+  /**
+   * Issues a challenge with a window of its own: for the challenge a refresh response hands out
+   * for the <em>next</em> refresh ({@code Secure-Session-Challenge} on the 200), which must
+   * outlive the bound cookie, or the browser's next refresh signs an expired challenge, gets a
+   * 403 and signs again (two key operations instead of one, against Chromium's refresh quota).
+   * It is still single-use: once a refresh has used it, the last refresh time refuses it.
+   *
+   * @param window whole seconds, 10 seconds to 1 day
+   * @throws IllegalArgumentException if the window is outside those bounds
+   * @throws DeviceBindingException as {@link #issue(Purpose, String)}
+   */
+  public String issue(Purpose purpose, String subject, Duration window) {
     Objects.requireNonNull(purpose, "purpose");
     checkSubject(subject);
+    checkWindow(window, Duration.ofDays(1));
     Instant now = clock.instant();
     Claims claims = Claims.builder()
+        .timeToLive(window)
         .claim(CLAIM_PURPOSE, purpose.code())
         .claim(CLAIM_SUBJECT, subject)
         .claim(CLAIM_ISSUED_MS, now.toEpochMilli())
@@ -160,6 +177,14 @@ public final class Challenges {
     return new Challenge(purpose, sub, issued, token.expiresAt());
   }
 
+  private static Duration checkWindow(Duration window, Duration max) {
+    Objects.requireNonNull(window, "window");
+    if (window.getNano() != 0 || window.getSeconds() < 10 || window.compareTo(max) > 0) {
+      throw new IllegalArgumentException("a challenge window must be whole seconds, 10 s to " + max + "; got " + window);
+    }
+    return window;
+  }
+
   private static void checkSubject(String subject) {
     Objects.requireNonNull(subject, "subject");
     if (subject.isEmpty() || subject.length() > 256) {
@@ -205,11 +230,7 @@ public final class Challenges {
      * set. The draft asks for a short lifetime; long enough for a slow TPM to sign.
      */
     public Builder window(Duration window) {
-      Objects.requireNonNull(window, "window");
-      if (window.getNano() != 0 || window.getSeconds() < 10 || window.getSeconds() > 600) {
-        throw new IllegalArgumentException("the challenge window must be whole seconds, 10 s to 10 min; got " + window);
-      }
-      this.window = window;
+      this.window = checkWindow(window, Duration.ofMinutes(10));
       return this;
     }
 

@@ -35,6 +35,19 @@ class ChallengesTest {
   }
 
   @Test
+  void aChallengeForTheNextRefreshCarriesItsOwnWindowAndIsStillSingleUse() {
+    String next = challenges.issue(Purpose.REFRESH, "s-1", Duration.ofMinutes(7));
+    clock.advance(Duration.ofMinutes(6));
+    Challenge used = challenges.verify(next, Purpose.REFRESH, "s-1", Instant.EPOCH);
+    assertEquals(Instant.parse("2026-11-28T12:07:00Z"), used.expiresAt());
+    refused(Reason.REPLAYED, () -> challenges.verify(next, Purpose.REFRESH, "s-1", used.issuedAt()));
+    clock.advance(Duration.ofMinutes(2));
+    refused(Reason.EXPIRED, () -> challenges.verify(next, Purpose.REFRESH, "s-1", Instant.EPOCH));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> challenges.issue(Purpose.REFRESH, "s-1", Duration.ofDays(2)));
+  }
+
+  @Test
   void twoChallengesForOneSessionDiffer() {
     assertTrue(!challenges.issue(Purpose.REFRESH, "s-1").equals(challenges.issue(Purpose.REFRESH, "s-1")));
   }
