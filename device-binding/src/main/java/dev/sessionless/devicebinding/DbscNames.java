@@ -50,9 +50,9 @@ public final class DbscNames {
   public static final String CLAIM_JTI = "jti";
   /** Proof claim: the copy of the registration header's {@code authorization}. */
   public static final String CLAIM_AUTHORIZATION = "authorization";
-  /** Proof claim Chromium adds beside the draft's: the endpoint URL the proof is for. */
+  /** Proof claim some clients (and older drafts) add: the endpoint URL the proof is for; not in this draft. */
   public static final String CLAIM_AUD = "aud";
-  /** Proof claim Chromium adds beside the draft's: when the proof was signed. */
+  /** Proof claim some clients (and older drafts) add: when the proof was signed; not in this draft. */
   public static final String CLAIM_IAT = "iat";
   /** Algorithm name: ECDSA P-256 with SHA-256. */
   public static final String ES256 = "ES256";

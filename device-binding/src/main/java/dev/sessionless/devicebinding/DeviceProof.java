@@ -28,8 +28,8 @@ import tools.jackson.databind.JsonNode;
  * carries anyway must have its thumbprint), {@code alg} bound to the key's type (ES256 only with
  * P-256, RS256 only with RSA of 2048 bits or more), the signature, then the payload: {@code jti}
  * is a challenge {@link Challenges} issued for this purpose and session, in its window, after the
- * last refresh; {@code authorization} as sent; {@code aud} and {@code iat} when present (the draft
- * does not require them; Chromium sends them).
+ * last refresh; {@code authorization} as sent; {@code aud} and {@code iat} when present (neither
+ * the draft nor Chromium's current client sends them; older drafts' clients did).
  */
 public final class DeviceProof {
   private final Challenges challenges;

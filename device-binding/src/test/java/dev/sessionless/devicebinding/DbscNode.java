@@ -32,7 +32,7 @@ final class DbscNode {
 
   DbscNode(KeySet keys, Clock clock) {
     challenges = Challenges.builder().keys(keys).issuer(ORIGIN).clock(clock).build();
-    proofs = DeviceProof.verifier(challenges).requireAudience(true).clock(clock).build();
+    proofs = DeviceProof.verifier(challenges).clock(clock).build();
     longLived = TokenCodec.builder().keys(keys).issuer(ORIGIN).audience("dbsc-session").tokenType("dbsc-session+jwt")
         .timeToLive(Duration.ofDays(30)).clock(clock).build();
     bound = TokenCodec.builder().keys(keys).issuer(ORIGIN).audience("shop").timeToLive(BOUND_TTL)

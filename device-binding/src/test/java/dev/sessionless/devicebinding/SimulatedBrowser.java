@@ -62,14 +62,17 @@ final class SimulatedBrowser {
     return offers;
   }
 
-  /** The Secure-Session-Response value for a registration offer this browser supports, or null. */
+  /** The Secure-Session-Response value for a registration offer this browser supports, or null; {@code audience} null sends the draft's payload. */
   String register(String registrationHeader, String audience) {
     for (Offer offer : readRegistration(registrationHeader)) {
       if (offer.algorithms().contains(algorithm) && offer.params().containsKey("path")) {
+        // The draft's payload: jti (and authorization); aud and iat only when asked for (older shape).
         Map<String, Object> payload = new LinkedHashMap<>();
-        payload.put("aud", audience);
         payload.put("jti", offer.params().get("challenge"));
-        payload.put("iat", clock.instant().getEpochSecond());
+        if (audience != null) {
+          payload.put("aud", audience);
+          payload.put("iat", clock.instant().getEpochSecond());
+        }
         if (offer.params().containsKey("authorization")) {
           payload.put("authorization", offer.params().get("authorization"));
         }
@@ -106,14 +109,16 @@ final class SimulatedBrowser {
     }
   }
 
-  /** The Secure-Session-Response value answering the cached challenge (no jwk, as the draft says). */
+  /** The Secure-Session-Response value answering the cached challenge (no jwk, as the draft says); {@code audience} null for none. */
   String refreshProof(String audience) {
     Map<String, Object> header = new LinkedHashMap<>();
     header.put("alg", algorithm);
     header.put("typ", "dbsc+jwt");
     Map<String, Object> payload = new LinkedHashMap<>();
-    payload.put("aud", audience);
     payload.put("jti", cachedChallenge);
+    if (audience != null) {
+      payload.put("aud", audience);
+    }
     return quote(sign(header, payload));
   }
 

@@ -45,7 +45,7 @@ class SimulatedBrowserFlowTest {
 
     void login(DbscNode node, String loginSession) {
       String offer = node.registrationHeader(loginSession, "ac-" + loginSession);
-      Answer a = node.register(browser.register(offer, DbscNode.REGISTER_URL), loginSession, "ac-" + loginSession);
+      Answer a = node.register(browser.register(offer, null), loginSession, "ac-" + loginSession);
       assertEquals(200, a.status(), () -> String.valueOf(a.refusal()));
       browser.accept(a.instructions());
       longLived = a.longLivedToken();
@@ -58,12 +58,12 @@ class SimulatedBrowserFlowTest {
         String id = "\"" + browser.sessionId + "\"";
         clock.advance(ROUND_TRIP);
         Answer first = node.refresh(id, longLived, browser.cachedChallenge == null ? null
-            : browser.refreshProof(DbscNode.REFRESH_URL));
+            : browser.refreshProof(null));
         if (first.status() == 403) {
           forbidden++;
           browser.takeChallenge(first.challengeHeader());
           clock.advance(ROUND_TRIP);
-          first = node.refresh(id, longLived, browser.refreshProof(DbscNode.REFRESH_URL));
+          first = node.refresh(id, longLived, browser.refreshProof(null));
         }
         assertEquals(200, first.status(), String.valueOf(first.refusal()));
         browser.takeChallenge(first.challengeHeader());
