@@ -42,9 +42,9 @@ public final class Challenges {
   /** The challenge tokens' {@code typ}: they are never accepted as anything else, nor anything else as them. */
   public static final String TOKEN_TYPE = "dbsc-challenge+jwt";
   private static final String AUDIENCE = "dbsc-challenge";
-  private static final String CLAIM_PURPOSE = "dbsc_use";
-  private static final String CLAIM_SUBJECT = "dbsc_sub";
-  private static final String CLAIM_ISSUED_MS = "dbsc_ims";
+  // The session (or registration context) is the token's sub; these two are its own.
+  private static final String CLAIM_PURPOSE = "use";
+  private static final String CLAIM_ISSUED_MS = "ims";
 
   private final TokenCodec codec;
   private final Clock clock;
@@ -110,7 +110,7 @@ public final class Challenges {
     Claims claims = Claims.builder()
         .timeToLive(window)
         .claim(CLAIM_PURPOSE, purpose.code())
-        .claim(CLAIM_SUBJECT, subject)
+        .subject(subject)
         .claim(CLAIM_ISSUED_MS, now.toEpochMilli())
         .build();
     try {
@@ -158,7 +158,7 @@ public final class Challenges {
           + "): answer 503 and retry", e);
     }
     String code = token.claim(CLAIM_PURPOSE, String.class).orElse(null);
-    String sub = token.claim(CLAIM_SUBJECT, String.class).orElse(null);
+    String sub = token.subject().orElse(null);
     Long issuedMs = token.claim(CLAIM_ISSUED_MS, Long.class).orElse(null);
     if (code == null || sub == null || issuedMs == null || Purpose.ofCode(code) != purpose) {
       throw new DeviceBindingException(Reason.WRONG_CHALLENGE, "the challenge was issued for "
