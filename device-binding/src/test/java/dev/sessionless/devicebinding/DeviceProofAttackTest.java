@@ -178,6 +178,44 @@ class DeviceProofAttackTest {
   }
 
   @Test
+  void jsonWithTrailingContentIsMalformed() {
+    String c = regChallenge();
+    String header = SimulatedBrowser.JSON.writeValueAsString(header(es, true));
+    refused(Reason.MALFORMED, () -> register(es.signRaw(header + " {}", "{\"jti\":\"" + c + "\"}")));
+    refused(Reason.MALFORMED, () -> register(es.signRaw(header, "{\"jti\":\"" + c + "\"} x")));
+  }
+
+  @Test
+  void mutatedProofsOnlyEverFailWithATypedRefusal() {
+    String good = es.sign(header(es, true), payload(regChallenge()));
+    java.util.Random random = new java.util.Random(38);
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=\"{}";
+    int refusedCount = 0;
+    for (int i = 0; i < 3000; i++) {
+      StringBuilder b = new StringBuilder(good);
+      int edits = 1 + random.nextInt(3);
+      for (int e = 0; e < edits && b.length() > 0; e++) {
+        int at = random.nextInt(b.length());
+        switch (random.nextInt(3)) {
+          case 0 -> b.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
+          case 1 -> b.deleteCharAt(at);
+          default -> b.setLength(at);
+        }
+      }
+      String mutated = b.toString();
+      try {
+        register(mutated);
+      } catch (DeviceBindingException expected) {
+        refusedCount++;
+        assertTrue(expected.reason().isRejection(), expected.toString());
+      }
+    }
+    // Some mutations leave the proof valid (a change in unused trailing bits is refused as
+    // MALFORMED; an edit of the signature's last char may not be): nearly all are refused.
+    assertTrue(refusedCount > 2900, "refused " + refusedCount);
+  }
+
+  @Test
   void aChallengeNotOursOrForAnotherPurposeOrContextIsRefused() {
     refused(Reason.WRONG_CHALLENGE, () -> register(es.sign(header(es, true), payload("cv"))));
     String refresh = challenges.issue(Purpose.REFRESH, "login-1");
