@@ -1,7 +1,7 @@
 package dev.sessionless.devicebinding;
 
+import dev.sessionless.devicebinding.internal.ProofAlgorithms;
 import dev.sessionless.devicebinding.internal.StructuredFields;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -72,14 +72,7 @@ public final class DbscHeaders {
      * if not set. ({@code none} is in the draft for federated sessions and not offered here.)
      */
     public Registration algorithms(String first, String... more) {
-      List<String> all = new ArrayList<>();
-      all.add(Objects.requireNonNull(first, "first"));
-      all.addAll(List.of(more));
-      for (String a : all) {
-        if (!a.equals(DbscNames.ES256) && !a.equals(DbscNames.RS256)) {
-          throw new IllegalArgumentException("offer ES256 and RS256 only, not " + a);
-        }
-      }
+      Set<String> all = ProofAlgorithms.checked(first, more);
       algorithms.clear();
       algorithms.addAll(all);
       return this;

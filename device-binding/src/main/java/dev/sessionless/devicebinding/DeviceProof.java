@@ -5,6 +5,7 @@ import dev.sessionless.devicebinding.DeviceBindingException.Reason;
 import dev.sessionless.devicebinding.internal.Base64Url;
 import dev.sessionless.devicebinding.internal.Json;
 import dev.sessionless.devicebinding.internal.JwsSignatures;
+import dev.sessionless.devicebinding.internal.ProofAlgorithms;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -124,7 +125,7 @@ public final class DeviceProof {
     String alg = Json.requiredString(header, DbscNames.JWT_ALG, "the proof's header");
     if (!algorithms.contains(alg)) {
       throw new DeviceBindingException(Reason.UNSUPPORTED_ALGORITHM, "the proof's alg is not one of "
-          + List.copyOf(new java.util.TreeSet<>(algorithms)) + " (none and HMAC never are): sign with one of those");
+          + new java.util.TreeSet<>(algorithms) + " (none and HMAC never are): sign with one of those");
     }
     if (header.has(DbscNames.JWT_CRIT)) {
       throw new DeviceBindingException(Reason.MALFORMED, "the proof's header has crit: no JWS extension is"
@@ -235,14 +236,7 @@ public final class DeviceProof {
      * @throws IllegalArgumentException for any other name ({@code none} and HMAC included)
      */
     public Builder algorithms(String first, String... more) {
-      Set<String> chosen = new LinkedHashSet<>();
-      chosen.add(Objects.requireNonNull(first, "first"));
-      chosen.addAll(List.of(more));
-      for (String a : chosen) {
-        if (!a.equals(DbscNames.ES256) && !a.equals(DbscNames.RS256)) {
-          throw new IllegalArgumentException("DBSC proofs are accepted with ES256 and RS256 only, not " + a);
-        }
-      }
+      Set<String> chosen = ProofAlgorithms.checked(first, more);
       algorithms.clear();
       algorithms.addAll(chosen);
       return this;

@@ -123,8 +123,8 @@ class DeviceProofAttackTest {
     g.initialize(1024);
     var pair = g.generateKeyPair();
     var pub = (java.security.interfaces.RSAPublicKey) pair.getPublic();
-    Map<String, Object> jwk = Map.of("kty", "RSA", "n", B64.encodeToString(strip(pub.getModulus().toByteArray())),
-        "e", B64.encodeToString(strip(pub.getPublicExponent().toByteArray())));
+    Map<String, Object> jwk = Map.of("kty", "RSA", "n", B64.encodeToString(SimulatedBrowser.strip(pub.getModulus().toByteArray())),
+        "e", B64.encodeToString(SimulatedBrowser.strip(pub.getPublicExponent().toByteArray())));
     Map<String, Object> h = new LinkedHashMap<>(Map.of("alg", "RS256", "typ", "dbsc+jwt", "jwk", jwk));
     String input = b64json(h) + "." + b64json(payload(regChallenge()));
     Signature s = Signature.getInstance("SHA256withRSA");
@@ -297,13 +297,5 @@ class DeviceProofAttackTest {
 
   static String b64json(Map<String, Object> m) {
     return B64.encodeToString(SimulatedBrowser.JSON.writeValueAsString(m).getBytes(StandardCharsets.UTF_8));
-  }
-
-  static byte[] strip(byte[] b) {
-    int i = 0;
-    while (i < b.length - 1 && b[i] == 0) {
-      i++;
-    }
-    return java.util.Arrays.copyOfRange(b, i, b.length);
   }
 }

@@ -184,7 +184,7 @@ final class SimulatedBrowser {
     return out;
   }
 
-  private static byte[] strip(byte[] b) {
+  static byte[] strip(byte[] b) {
     int i = 0;
     while (i < b.length - 1 && b[i] == 0) {
       i++;
