@@ -32,26 +32,38 @@ public final class DbscHeaders {
     return StructuredFields.string(challenge) + ";" + DbscNames.PARAM_ID + "=" + StructuredFields.string(sessionId);
   }
 
+  /** The longest request header value read, in characters: the largest proof {@link DeviceProof} accepts, quoted. */
+  public static final int MAX_HEADER_LENGTH = 65536 + 2;
+
   /**
    * The proof in a {@code Secure-Session-Response} header value (an sf-string; parameters
-   * ignored, as the draft says). Check the header's length before calling; {@link DeviceProof}
-   * limits the proof's.
+   * ignored, as the draft says). {@link DeviceProof} then applies its own, smaller limit.
    *
-   * @throws DeviceBindingException {@code MALFORMED} if the value is not an sf-string
+   * @throws DeviceBindingException {@code TOO_LARGE} over {@link #MAX_HEADER_LENGTH} characters
+   *     (before reading any); {@code MALFORMED} if the value is not an sf-string
    */
   public static String readProof(String headerValue) {
-    return StructuredFields.parseString(Objects.requireNonNull(headerValue, "headerValue"), DbscNames.RESPONSE_HEADER);
+    return read(headerValue, DbscNames.RESPONSE_HEADER);
   }
 
   /**
    * The session identifier in a {@code Sec-Secure-Session-Id} header value (an sf-string;
    * parameters ignored).
    *
-   * @throws DeviceBindingException {@code MALFORMED} if the value is not an sf-string
+   * @throws DeviceBindingException {@code TOO_LARGE} over {@link #MAX_HEADER_LENGTH} characters;
+   *     {@code MALFORMED} if the value is not an sf-string
    */
   public static String readSessionId(String headerValue) {
-    return StructuredFields.parseString(Objects.requireNonNull(headerValue, "headerValue"),
-        DbscNames.SESSION_ID_HEADER);
+    return read(headerValue, DbscNames.SESSION_ID_HEADER);
+  }
+
+  private static String read(String headerValue, String name) {
+    Objects.requireNonNull(headerValue, "headerValue");
+    if (headerValue.length() > MAX_HEADER_LENGTH) {
+      throw new DeviceBindingException(DeviceBindingException.Reason.TOO_LARGE, name + " is longer than "
+          + MAX_HEADER_LENGTH + " characters");
+    }
+    return StructuredFields.parseString(headerValue, name);
   }
 
   /**

@@ -9,8 +9,6 @@ import dev.sessionless.devicebinding.Challenge.Purpose;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import tools.jackson.databind.JsonNode;
 
 /**
  * One stateless application node speaking DBSC with this module, as the servlet filter will:
@@ -62,7 +60,7 @@ final class DbscNode {
     String sessionId = "dbsc-" + loginSessionId;
     String instructions = SessionConfiguration.builder(sessionId).refreshUrl("/dbsc/refresh").scope(ORIGIN, false)
         .cookie("sl_bound", "Path=/; Secure; HttpOnly; SameSite=Lax").toJson();
-    return new Answer(200, null, instructions, longLivedToken(sessionId, proof.key(), Instant.EPOCH),
+    return new Answer(200, null, instructions, longLivedToken(sessionId, SessionBinding.of(proof.key(), Instant.EPOCH)),
         boundCookie(sessionId), null);
   }
 
@@ -78,12 +76,9 @@ final class DbscNode {
     if (sessionIdHeader == null || !DbscHeaders.readSessionId(sessionIdHeader).equals(sessionId)) {
       return new Answer(401, null, null, null, null, null);
     }
-    JsonNode cnf = SimulatedBrowser.JSON.readTree(token.claimJson("cnf").orElseThrow());
-    DeviceKey key = DeviceKey.fromJwk(cnf.get("jwk").toString());
-    if (!key.hasThumbprint(cnf.get("jkt").stringValue())) {
-      return new Answer(500, null, null, null, null, null);
-    }
-    Instant lastRefresh = Instant.ofEpochMilli(token.claim("dbsc_lr", Long.class).orElseThrow());
+    SessionBinding binding = SessionBinding.read(token).orElseThrow();
+    DeviceKey key = binding.key();
+    Instant lastRefresh = binding.lastRefresh();
     String challengeHeader = DbscHeaders.challenge(challenges.issue(Purpose.REFRESH, sessionId), sessionId);
     if (responseHeader == null) {
       return new Answer(403, challengeHeader, null, null, null, null);
@@ -97,7 +92,7 @@ final class DbscNode {
     // The next refresh's challenge outlives the bound cookie, so that refresh needs no 403.
     String next = challenges.issue(Purpose.REFRESH, sessionId, BOUND_TTL.plusMinutes(2));
     return new Answer(200, DbscHeaders.challenge(next, sessionId), null,
-        longLivedToken(sessionId, key, proof.challenge().issuedAt()), boundCookie(sessionId), null);
+        longLivedToken(sessionId, binding.refreshedWith(proof)), boundCookie(sessionId), null);
   }
 
   /** Whether an application request with this bound cookie gets through. */
@@ -110,11 +105,8 @@ final class DbscNode {
     }
   }
 
-  private String longLivedToken(String sessionId, DeviceKey key, Instant lastRefresh) {
-    Map<String, Object> cnf = Map.of("jkt", key.thumbprint(),
-        "jwk", SimulatedBrowser.JSON.readValue(key.toJwk(), Map.class));
-    return longLived.encode(Claims.builder().sessionId(sessionId).claim("cnf", cnf)
-        .claim("dbsc_lr", lastRefresh.toEpochMilli()).build());
+  private String longLivedToken(String sessionId, SessionBinding binding) {
+    return longLived.encode(binding.writeTo(Claims.builder().sessionId(sessionId)).build());
   }
 
   private String boundCookie(String sessionId) {

@@ -75,6 +75,8 @@ class DraftExamplesTest {
     Matcher m = Pattern.compile("Secure-Session-Response: (\"[^\"]+\")").matcher(SPEC);
     assertTrue(m.find());
     assertTrue(DbscHeaders.readProof(m.group(1)).startsWith("eyJ"));
+    assertEquals(Reason.TOO_LARGE, assertThrows(DeviceBindingException.class,
+        () -> DbscHeaders.readProof("\"" + "a".repeat(DbscHeaders.MAX_HEADER_LENGTH) + "\"")).reason());
     for (String bad : new String[] {"session-id", "\"open", "\"a\\nb\"", "\"a\" b", "\"\u00e9\""}) {
       assertEquals(Reason.MALFORMED, assertThrows(DeviceBindingException.class,
           () -> DbscHeaders.readSessionId(bad)).reason(), bad);
