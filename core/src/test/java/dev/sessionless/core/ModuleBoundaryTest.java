@@ -40,7 +40,7 @@ class ModuleBoundaryTest {
     for (Class<?> c : new Class<?>[] {TokenCodec.class, TokenCodec.Builder.class, SessionToken.class,
         Claims.class, Claims.Builder.class, TokenKey.class, KeySet.class, KeySource.class,
         TokenException.class, Algorithm.class, SessionlessListener.class, StateMapper.class,
-        StateMapper.ReadLimits.class}) {
+        StateMapper.ReadLimits.class, SessionTooLargeException.class}) {
       for (Method m : c.getDeclaredMethods()) {
         if (!Modifier.isPublic(m.getModifiers())) {
           continue;
