@@ -4,32 +4,49 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.RevocationStore;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import reactor.blockhound.BlockHound;
 import reactor.blockhound.BlockingOperationError;
 import reactor.core.publisher.Mono;
+import reactor.netty.resources.LoopResources;
 
 /**
  * No blocking call on an event-loop thread, checked by BlockHound (installed once for the test
  * JVM, with Reactor's and Netty's own integrations, which mark Reactor Netty's loop threads as
  * non-blocking). A revocation store that blocks like Jedis does is written off the loop.
+ *
+ * <p>The servers run on event loops of this class's own, started after BlockHound is installed:
+ * BlockHound decides once per thread whether it may block, so Reactor Netty's shared loops,
+ * started by a test class that ran earlier in the same JVM, would go unwatched.
  */
 @Timeout(60)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NonBlockingTest {
   /** Every blocking call BlockHound saw on a non-blocking thread, as "Class.method". */
   static final List<String> BLOCKED = new CopyOnWriteArrayList<>();
 
+  private LoopResources loops;
+
   @BeforeAll
-  static void installBlockHound() {
+  void installBlockHound() {
     Installed.once();
+    loops = LoopResources.create("nonblocking-test", 2, true);
+  }
+
+  @AfterAll
+  void stopLoops() {
+    loops.disposeLater().block(Duration.ofSeconds(30));
   }
 
   /** BlockHound can be installed once per JVM. */
@@ -90,7 +107,7 @@ class NonBlockingTest {
       }
       return Mono.just("slept");
     });
-    try (NettyApp a = new NettyApp(Fixtures.manager().build(), routes)) {
+    try (NettyApp a = new NettyApp(Fixtures.manager().build(), routes, loops)) {
       BLOCKED.clear();
       assertEquals(500, new CookieClient().get(a.base() + "/sleep").status());
       // Thread.sleep on JDK 17, its native sleepNanos0 on JDK 25: BlockHound sees the native method.
@@ -100,7 +117,7 @@ class NonBlockingTest {
 
   @Test
   void aNewSessionIdOnTheLoopReadsNoFileEvenOnceThePlatformRandomsBufferIsStale() throws Exception {
-    try (NettyApp a = new NettyApp(Fixtures.manager().build(), Fixtures.cart())) {
+    try (NettyApp a = new NettyApp(Fixtures.manager().build(), Fixtures.cart(), loops)) {
       BLOCKED.clear();
       // NativePRNG refills its buffer from /dev/urandom once it is over 100 ms old: after this
       // pause a new id drawn from it would read the file on the loop (a 500 here). Not a timed
@@ -118,7 +135,7 @@ class NonBlockingTest {
    */
   @Test
   void anEncryptedWriteOnTheLoopReadsNoFileEvenOnceThePlatformRandomsBufferIsStale() throws Exception {
-    try (NettyApp a = new NettyApp(Fixtures.manager().build(), Fixtures.cart())) {
+    try (NettyApp a = new NettyApp(Fixtures.manager().build(), Fixtures.cart(), loops)) {
       CookieClient c = new CookieClient();
       assertEquals(200, c.get(a.base() + "/add?item=tea").status(), BLOCKED.toString());
       BLOCKED.clear();
@@ -134,7 +151,7 @@ class NonBlockingTest {
   @Test
   void theSessionsWholeLifeNeverBlocksTheEventLoop() throws Exception {
     BlockingStore store = new BlockingStore();
-    try (NettyApp a = new NettyApp(Fixtures.manager().revocation(store).build(), Fixtures.cart())) {
+    try (NettyApp a = new NettyApp(Fixtures.manager().revocation(store).build(), Fixtures.cart(), loops)) {
       BLOCKED.clear();
       CookieClient c = new CookieClient();
       for (String path : List.of("/add?item=tea", "/show", "/login", "/add?item=jam", "/show", "/logout", "/show")) {

@@ -12,7 +12,6 @@ import dev.sessionless.propagation.OutgoingTokens;
 import dev.sessionless.propagation.spring.InternalTokenExchangeFilter;
 import dev.sessionless.webflux.SessionlessWebSessionManager;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -75,24 +74,16 @@ class EdgeContextWebFilterAuthTimeTest {
     return LoopbackNetty.client(edge.root);
   }
 
-  static ResponseEntity<String> get(WebClient c, String path, String cookie) {
-    return c.get().uri(path).headers(h -> {
-      if (cookie != null) {
-        h.set(HttpHeaders.COOKIE, cookie);
-      }
-    }).exchangeToMono(r -> r.toEntity(String.class)).block(Duration.ofSeconds(30));
-  }
-
   @Test
   void internalTokensCarryTheTokenSessionsLoginTimeWithNoSetting() {
     WebClient browser = edge();
-    ResponseEntity<String> login = get(browser, "/login", null);
+    ResponseEntity<String> login = LoopbackNetty.get(browser, "/login", null);
     assertEquals(200, login.getStatusCode().value(), login.getBody());
     List<String> setCookies = login.getHeaders().get(HttpHeaders.SET_COOKIE);
     assertNotNull(setCookies, "the login wrote the session cookie");
     String cookie = setCookies.stream().map(c -> c.substring(0, c.indexOf(';'))).collect(Collectors.joining("; "));
 
-    ResponseEntity<String> orders = get(browser, "/orders", cookie);
+    ResponseEntity<String> orders = LoopbackNetty.get(browser, "/orders", cookie);
     assertEquals(200, orders.getStatusCode().value(), orders.getBody());
     assertEquals(login.getBody(), orders.getBody(), "the internal token's auth_time is the session's login time");
   }

@@ -2,6 +2,8 @@ package dev.sessionless.propagation.reactive;
 
 import java.net.URI;
 import java.time.Duration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
@@ -61,6 +63,15 @@ final class LoopbackNetty implements AutoCloseable {
       b.filter(f);
     }
     return b.build();
+  }
+
+  /** GET {@code path}, with this {@code Cookie} header (none if null); the answer as text. */
+  static ResponseEntity<String> get(WebClient c, String path, String cookie) {
+    return c.get().uri(path).headers(h -> {
+      if (cookie != null) {
+        h.set(HttpHeaders.COOKIE, cookie);
+      }
+    }).exchangeToMono(r -> r.toEntity(String.class)).block(Duration.ofSeconds(30));
   }
 
   @Override
