@@ -3,6 +3,8 @@ package dev.sessionless.core.internal;
 import java.security.DrbgParameters;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.security.SecureRandomSpi;
+import java.util.Arrays;
 
 /**
  * The one source of randomness for what the library draws per operation: AES-GCM IVs, session
@@ -31,12 +33,21 @@ import java.security.SecureRandom;
  *
  * <p>Falls back to the platform default only where the JDK's providers offer no DRBG (a
  * restricted provider list); key generation ({@code TokenKey.generate}) keeps the platform default.
- * Thread-safe: the JDK's DRBG is.
+ * Thread-safe: the JDK's DRBG is, and {@link SecureRandom} serialises calls into the buffer.
+ *
+ * <p><b>Buffered.</b> A {@code Hash_DRBG} call costs the same few hashes however little it is
+ * asked for: ~0.7 µs for a 12-byte IV against ~0.27 µs from {@code NativePRNG}'s buffer, twice per
+ * encrypted token written (IV and {@code jti}). So draws are served from a {@value #BLOCK}-byte
+ * block the DRBG fills at once (~0.1 µs a draw); each byte is handed out once and zeroed in the
+ * block as it leaves, so the block holds only bytes nobody has seen.
  */
 public final class SeededRandom {
   private static final SecureRandom RANDOM = seeded();
 
   private SeededRandom() {}
+
+  /** Bytes drawn from the DRBG at once. */
+  static final int BLOCK = 512;
 
   private static SecureRandom seeded() {
     SecureRandom r;
@@ -47,7 +58,54 @@ public final class SeededRandom {
       r = new SecureRandom();
     }
     r.nextBytes(new byte[1]); // a DRBG instantiates (reads its entropy) on first use: now
-    return r;
+    return new Buffered(new BlockSpi(r));
+  }
+
+  /** A {@link SecureRandom} over {@link BlockSpi}; calls into it are serialised by {@code SecureRandom}. */
+  private static final class Buffered extends SecureRandom {
+    private static final long serialVersionUID = 1L;
+
+    Buffered(SecureRandomSpi spi) {
+      super(spi, null);
+    }
+  }
+
+  /** Hands out the DRBG's output a block at a time, each byte once. */
+  private static final class BlockSpi extends SecureRandomSpi {
+    private static final long serialVersionUID = 1L;
+    private final SecureRandom drbg;
+    private final byte[] block = new byte[BLOCK];
+    private int at = BLOCK;
+
+    BlockSpi(SecureRandom drbg) {
+      this.drbg = drbg;
+    }
+
+    @Override
+    protected void engineSetSeed(byte[] seed) {
+      drbg.setSeed(seed);
+    }
+
+    @Override
+    protected void engineNextBytes(byte[] bytes) {
+      int off = 0;
+      while (off < bytes.length) {
+        if (at == BLOCK) {
+          drbg.nextBytes(block);
+          at = 0;
+        }
+        int n = Math.min(bytes.length - off, BLOCK - at);
+        System.arraycopy(block, at, bytes, off, n);
+        Arrays.fill(block, at, at + n, (byte) 0);
+        at += n;
+        off += n;
+      }
+    }
+
+    @Override
+    protected byte[] engineGenerateSeed(int numBytes) {
+      return drbg.generateSeed(numBytes);
+    }
   }
 
   /**
