@@ -36,10 +36,11 @@ import java.util.Arrays;
  * Thread-safe: the JDK's DRBG is, and {@link SecureRandom} serialises calls into the buffer.
  *
  * <p><b>Buffered.</b> A {@code Hash_DRBG} call costs the same few hashes however little it is
- * asked for: ~0.7 µs for a 12-byte IV against ~0.27 µs from {@code NativePRNG}'s buffer, twice per
- * encrypted token written (IV and {@code jti}). So draws are served from a {@value #BLOCK}-byte
- * block the DRBG fills at once (~0.1 µs a draw); each byte is handed out once and zeroed in the
- * block as it leaves, so the block holds only bytes nobody has seen.
+ * asked for: ~0.4 µs for a 12-byte IV against ~0.18 µs from {@code NativePRNG}'s buffer
+ * ({@code RandomDrawBenchmark} in the benchmarks module), twice per encrypted token written (IV
+ * and {@code jti}). So draws are served from a {@value #BLOCK}-byte block the DRBG fills at once
+ * (~0.06 µs a draw); each byte is handed out once and zeroed in the block as it leaves, so the
+ * block holds only bytes nobody has seen.
  */
 public final class SeededRandom {
   private static final SecureRandom RANDOM = seeded();
