@@ -14,6 +14,8 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -32,13 +34,14 @@ import java.util.function.Function;
  *
  * <p><b>Answers.</b> A call without a token, or with one the verifier refuses, is closed with
  * {@link Status#UNAUTHENTICATED} whose description is a reason code only ({@code
- * MISSING_TOKEN}, or the {@link TokenException.Reason} such as {@code WRONG_AUDIENCE}); the
+ * MISSING_TOKEN}, or the {@link TokenException.Reason} such as {@code WRONG_AUDIENCE}; a call
+ * carrying the token header twice is {@code MALFORMED}, neither value used); the
  * detail goes to DEBUG on this class's {@code System.Logger}, the token never. A failure on
  * this side is never the caller's: a key or revocation source past its bounds ({@code
  * KEY_SOURCE_UNAVAILABLE}, {@code REVOCATION_UNAVAILABLE}) is {@link Status#UNAVAILABLE}, logged
- * at ERROR; a fault ({@code INTERNAL}, which the verifier logs once per cause, or anything else
- * thrown) is {@link Status#INTERNAL}. The incoming {@code traceparent} is kept if valid, else a
- * new trace starts.
+ * at ERROR; a fault ({@code INTERNAL}, or anything else thrown) is {@link Status#INTERNAL},
+ * logged at ERROR, with its stack trace the first time its cause is seen. The incoming {@code
+ * traceparent} is kept if valid, else a new trace starts.
  *
  * <p><b>A token in its leeway.</b> As the servlet filter: when the service code fails with a
  * {@code TokenException} {@code EXPIRED} (or an exception caused by one) because the caller's
@@ -53,6 +56,8 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
   public static final String MISSING_TOKEN = "MISSING_TOKEN";
   private static final System.Logger LOG = System.getLogger(InternalTokenServerInterceptor.class.getName());
   private static final Metadata.Key<String> TRACEPARENT = MetadataKeys.of(TraceContext.HEADER);
+  /** The faults whose stack trace was logged (at most 256 causes are remembered). */
+  private static final Set<String> FAULT_CAUSES = ConcurrentHashMap.newKeySet();
 
   private final InternalTokenVerifier verifier;
   private final Metadata.Key<String> header;
@@ -71,6 +76,12 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
   public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
       ServerCallHandler<Q, R> next) {
     TraceContext trace = TraceContext.parse(headers.get(TRACEPARENT)).orElseGet(TraceContext::newTrace);
+    Iterable<String> values = headers.getAll(header);
+    if (values != null && values.iterator().hasNext() && moreThanOne(values)) {
+      // Two tokens: which one a proxy or the peer library reads is not defined. Neither is used.
+      LOG.log(System.Logger.Level.DEBUG, "trace={0}: more than one internal token in the call''s metadata", trace.traceId());
+      return refuse(call, Status.UNAUTHENTICATED.withDescription(TokenException.Reason.MALFORMED.name()));
+    }
     String token = bearer(headers.get(header));
     if (token == null) {
       LOG.log(System.Logger.Level.DEBUG, "trace={0}: no internal token in the call''s metadata", trace.traceId());
@@ -82,7 +93,7 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
     } catch (TokenException e) {
       return refuse(call, answer(e, trace));
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.ERROR, "trace=" + trace.traceId() + ": verifying an internal token failed on this side", e);
+      fault(trace, "verifying an internal token failed on this side", e);
       return refuse(call, Status.INTERNAL.withDescription(TokenException.Reason.INTERNAL.name()));
     }
     CallContext callContext = CallContext.of(trace, verified);
@@ -106,10 +117,28 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
           reason, e.getMessage());
       return Status.UNAVAILABLE.withDescription(reason.name());
     }
-    // INTERNAL and the rest: a fault here. The verifier has logged its cause once with the stack.
-    LOG.log(System.Logger.Level.ERROR, "trace={0}: internal token could not be verified on this side: {1} ({2})",
-        trace.traceId(), reason, e.getMessage());
+    // INTERNAL and the rest: a fault here, never the caller's.
+    fault(trace, "internal token could not be verified on this side (" + reason + ")", e);
     return Status.INTERNAL.withDescription(reason.name());
+  }
+
+  /**
+   * Logs a fault at ERROR: with its stack trace the first time its cause (the innermost
+   * exception's class and the frame that threw it) is seen, as one line after that, so that a
+   * bug hit by every call shows its stack once, not once a call.
+   */
+  private static void fault(TraceContext trace, String what, Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    StackTraceElement[] at = root.getStackTrace();
+    String cause = root.getClass().getName() + (at.length == 0 ? "" : " at " + at[0]);
+    if (FAULT_CAUSES.size() < 256 && FAULT_CAUSES.add(cause)) {
+      LOG.log(System.Logger.Level.ERROR, "trace=" + trace.traceId() + ": " + what + "; first time for " + cause, e);
+    } else {
+      LOG.log(System.Logger.Level.ERROR, "trace={0}: {1}; seen before: {2}", trace.traceId(), what, cause);
+    }
   }
 
   /** Closes the call as the caller's lapsed token if {@code e} is that; false leaves it to gRPC. */
@@ -132,6 +161,12 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
   private static <Q> ServerCall.Listener<Q> refuse(ServerCall<Q, ?> call, Status status) {
     call.close(status, new Metadata());
     return new ServerCall.Listener<Q>() {};
+  }
+
+  private static boolean moreThanOne(Iterable<String> values) {
+    var it = values.iterator();
+    it.next();
+    return it.hasNext();
   }
 
   /** The token of {@code Bearer <token>} (the scheme in any case, one token68), else null. */

@@ -34,7 +34,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,18 +54,11 @@ class EdgeToGrpcServicesTest {
   static final String EDGE = "https://edge.example";
   static final String ORDERS = "https://orders.internal";
 
-  private final List<AutoCloseable> open = new ArrayList<>();
+  private final GrpcLoopback grpc = new GrpcLoopback();
 
   @AfterEach
-  void close() throws Exception {
-    for (int i = open.size() - 1; i >= 0; i--) {
-      open.get(i).close();
-    }
-  }
-
-  <T extends AutoCloseable> T open(T c) {
-    open.add(c);
-    return c;
+  void shutDown() throws Exception {
+    grpc.close();   // channels, servers, then the keyrings and Jetty instances it owns
   }
 
   /** Captures the {@code authorization} metadata of each call, as the service received it. */
@@ -85,13 +77,12 @@ class EdgeToGrpcServicesTest {
   @Test
   void subjectAndTraceReachBillingThroughTwoNarrowedHopsAcrossAnEdgeKeyRotationAndOrdersTokenIsRefusedAtBilling()
       throws Exception {
-    GrpcLoopback grpc = open(new GrpcLoopback());
     Instant start = Instant.now();
     TokenKey edge1 = TokenKey.generate("edge-1", Algorithm.ES256);
     TokenKey edge2 = TokenKey.generate("edge-2", Algorithm.ES256);
     AtomicReference<KeySet> edgeKeys = new AtomicReference<>(KeySet.of(edge1));
     KeySet orderKeys = KeySet.of(TokenKey.generate("orders-1", Algorithm.EDDSA));
-    LoopbackHttp ordersJwks = open(new LoopbackHttp(Map.of("/jwks.json",
+    LoopbackHttp ordersJwks = grpc.own(new LoopbackHttp(Map.of("/jwks.json",
         JwksServlet.builder().keys(orderKeys).build())));
 
     // The edge: the browser session, its context for outgoing calls, and its JWKS.
@@ -113,14 +104,14 @@ class EdgeToGrpcServicesTest {
         resp.getWriter().write(CallContext.current().orElseThrow().traceId() + ";" + answer);
       }
     };
-    LoopbackHttp edge = open(new LoopbackHttp(Map.of("/app/*", edgeApp, "/.well-known/jwks.json",
+    LoopbackHttp edge = grpc.own(new LoopbackHttp(Map.of("/app/*", edgeApp, "/.well-known/jwks.json",
             JwksServlet.builder().keys(edgeKeys::get).maxAge(Duration.ofSeconds(1)).build()),
         SessionlessFilter.builder().keys(KeySet.of(TokenKey.generate("browser-1", Algorithm.DIR_A256GCM)))
             .issuer(EDGE).audience("shop").build(),
         EdgeContextFilter.builder().subjectAttribute("user").build()));
 
     // Billing: accepts the orders service's tokens, for itself.
-    Keyring ordersPublic = open(Keyring.builder().jwksUrl(ordersJwks.at("jwks.json")).httpAllowInsecurePlainHttp(true).build());
+    Keyring ordersPublic = grpc.own(Keyring.builder().jwksUrl(ordersJwks.at("jwks.json")).httpAllowInsecurePlainHttp(true).build());
     Server billing = grpc.serve("billing", request -> {
       InternalToken t = GrpcCallContext.token().orElseThrow();
       CallContext c = GrpcCallContext.current().orElseThrow();
@@ -131,7 +122,7 @@ class EdgeToGrpcServicesTest {
 
     // Orders: accepts the edge's tokens (its keys through the edge's JWKS, refreshed as its
     // one-second max-age asks), and calls billing with a token re-minted narrower.
-    Keyring edgePublic = open(Keyring.builder().jwksUrl(edge.at(".well-known/jwks.json")).httpAllowInsecurePlainHttp(true)
+    Keyring edgePublic = grpc.own(Keyring.builder().jwksUrl(edge.at(".well-known/jwks.json")).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(200), Duration.ofSeconds(1)).build());
     OutgoingTokens ordersOut = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(orderKeys)
         .algorithm(Algorithm.EDDSA).issuer(ORDERS).build()).grant("billing", "tenant").build();

@@ -27,7 +27,7 @@ import java.util.function.UnaryOperator;
 /**
  * Real gRPC servers and channels on Netty over loopback, with one unary method of UTF-8 strings
  * per service (no protoc: a {@link MethodDescriptor} and a string marshaller). Closing shuts
- * every server and channel down, last opened first.
+ * every channel and server down, last opened first, then closes what it was given to {@link #own}.
  */
 final class GrpcLoopback implements AutoCloseable {
   /** Strings as UTF-8 bytes. */
@@ -49,6 +49,13 @@ final class GrpcLoopback implements AutoCloseable {
 
   private final List<Server> servers = new ArrayList<>();
   private final List<ManagedChannel> channels = new ArrayList<>();
+  private final List<AutoCloseable> owned = new ArrayList<>();
+
+  /** Closes {@code resource} with this, after the channels and servers, last given first. */
+  <T extends AutoCloseable> T own(T resource) {
+    owned.add(resource);
+    return resource;
+  }
 
   /** The one method of {@code service}: {@code service/Call}, unary, strings. */
   static MethodDescriptor<String, String> method(String service) {
@@ -96,12 +103,15 @@ final class GrpcLoopback implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() throws Exception {
     for (int i = channels.size() - 1; i >= 0; i--) {
       channels.get(i).shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
     for (int i = servers.size() - 1; i >= 0; i--) {
       servers.get(i).shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    }
+    for (int i = owned.size() - 1; i >= 0; i--) {
+      owned.get(i).close();
     }
   }
 }

@@ -16,6 +16,7 @@ import dev.sessionless.propagation.OutgoingTokens;
 import dev.sessionless.testing.FakeClock;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
+import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -48,7 +49,7 @@ class ServerInterceptorRefusalsTest {
   private final KeySet edgeKeys = KeySet.of(TokenKey.generate("edge-1", Algorithm.ES256));
 
   @AfterEach
-  void close() throws InterruptedException {
+  void close() throws Exception {
     grpc.close();
   }
 
@@ -109,6 +110,18 @@ class ServerInterceptorRefusalsTest {
   }
 
   @Test
+  void aCallCarryingTwoTokensIsUnauthenticatedMalformedEvenWhenOneIsValid() throws Exception {
+    Server billing = billing();
+    String token = minter(ordersKeys, ORDERS).mint(session(NOW.plusSeconds(3600)), "billing", List.of("tenant"));
+    Metadata two = EdgeToGrpcServicesTest.bearer("Bearer " + token);
+    two.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer other");
+    Channel c = ClientInterceptors.intercept(grpc.channel(billing), MetadataUtils.newAttachHeadersInterceptor(two));
+    assertRefused("MALFORMED", assertThrows(StatusRuntimeException.class, () -> GrpcLoopback.call(c, "billing", "pay"))
+        .getStatus());
+    assertEquals(0, served.get());
+  }
+
+  @Test
   void aTokenForAnotherAudienceIsUnauthenticatedWrongAudience() throws Exception {
     String forShipping = minter(ordersKeys, ORDERS).mint(session(NOW.plusSeconds(3600)), "shipping", List.of());
     assertRefused("WRONG_AUDIENCE", refusal(billing(), "Bearer " + forShipping));
@@ -146,7 +159,7 @@ class ServerInterceptorRefusalsTest {
 
   @Test
   void keysUnreachablePastTheirStaleBoundAreUnavailableNotTheCallersFault() throws Exception {
-    LoopbackHttp jwks = new LoopbackHttp(Map.of("/jwks.json", JwksServlet.builder().keys(ordersKeys).build()));
+    LoopbackHttp jwks = grpc.own(new LoopbackHttp(Map.of("/jwks.json", JwksServlet.builder().keys(ordersKeys).build())));
     try (Keyring ordersPublic = Keyring.builder().jwksUrl(jwks.at("jwks.json")).httpAllowInsecurePlainHttp(true)
         .httpRefreshBounds(Duration.ofMillis(100), Duration.ofMillis(200)).httpBackoff(Duration.ofMillis(50))
         .httpMaxStale(Duration.ofMillis(300)).build()) {
