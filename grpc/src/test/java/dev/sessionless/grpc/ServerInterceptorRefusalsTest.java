@@ -113,8 +113,9 @@ class ServerInterceptorRefusalsTest {
   void aCallCarryingTwoTokensIsUnauthenticatedMalformedEvenWhenOneIsValid() throws Exception {
     Server billing = billing();
     String token = minter(ordersKeys, ORDERS).mint(session(NOW.plusSeconds(3600)), "billing", List.of("tenant"));
-    Metadata two = EdgeToGrpcServicesTest.bearer("Bearer " + token);
-    two.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer other");
+    // The valid one last: the value Metadata.get would return.
+    Metadata two = EdgeToGrpcServicesTest.bearer("Bearer other");
+    two.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
     Channel c = ClientInterceptors.intercept(grpc.channel(billing), MetadataUtils.newAttachHeadersInterceptor(two));
     assertRefused("MALFORMED", assertThrows(StatusRuntimeException.class, () -> GrpcLoopback.call(c, "billing", "pay"))
         .getStatus());
