@@ -151,7 +151,11 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
         }
         LOG.log(System.Logger.Level.DEBUG, "trace={0}: the caller''s internal token expired before it could be "
             + "re-minted for the next call: refused as expired", trace.traceId());
-        call.close(Status.UNAUTHENTICATED.withDescription(TokenException.Reason.EXPIRED.name()), new Metadata());
+        try {
+          call.close(Status.UNAUTHENTICATED.withDescription(TokenException.Reason.EXPIRED.name()), new Metadata());
+        } catch (IllegalStateException alreadyClosed) {
+          return false;   // the service answered before it failed: its failure stays its own
+        }
         return true;
       }
     }

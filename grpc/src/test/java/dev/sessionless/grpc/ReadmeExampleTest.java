@@ -14,6 +14,7 @@ import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.OutgoingTokens;
 import dev.sessionless.propagation.TraceContext;
 import dev.sessionless.testing.ReadmeBlocks;
+import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptor;
 import io.grpc.ClientInterceptors;
@@ -23,6 +24,7 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -70,7 +72,7 @@ class ReadmeExampleTest {
     ServerServiceDefinition ordersService = ServerServiceDefinition.builder("orders")
         .addMethod(order, ServerCalls.asyncUnaryCall((request, reply) -> {
           InternalToken caller = GrpcCallContext.token().orElseThrow();   // verified: subject, actors, state
-          String paid = io.grpc.stub.ClientCalls.blockingUnaryCall(billing, pay, io.grpc.CallOptions.DEFAULT, request);
+          String paid = ClientCalls.blockingUnaryCall(billing, pay, CallOptions.DEFAULT, request);
           reply.onNext(caller.subject().orElse("-") + ": " + paid);
           reply.onCompleted();
         })).build();

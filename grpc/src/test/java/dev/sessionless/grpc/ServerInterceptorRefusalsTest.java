@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.propagation.EdgeSession;
@@ -148,6 +150,10 @@ class ServerInterceptorRefusalsTest {
         .mint(session(NOW.plusSeconds(3600)), "billing", List.of());
     assertRefused("UNKNOWN_KEY", refusal(billing, "Bearer " + unknown));
     assertRefused("MALFORMED", refusal(billing, "Bearer not.a.token"));
+    // A browser session token sent as a bearer token, whoever issued it.
+    String browser = TokenCodec.builder().keys(KeySet.of(TokenKey.generate("b", Algorithm.HS256))).issuer(ORDERS)
+        .audience("billing").timeToLive(Duration.ofMinutes(30)).build().encode(Claims.builder().subject("alice").build());
+    assertRefused("WRONG_TOKEN_TYPE", refusal(billing, "Bearer " + browser));
   }
 
   @Test
