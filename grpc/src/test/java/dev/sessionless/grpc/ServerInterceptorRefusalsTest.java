@@ -28,7 +28,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -186,14 +191,38 @@ class ServerInterceptorRefusalsTest {
   }
 
   @Test
-  void aFaultOnThisSideIsInternalNeverUnauthenticated() throws Exception {
+  void aFaultOnThisSideIsInternalNeverUnauthenticatedAndItsStackIsLoggedOnce() throws Exception {
     Server billing = billing(InternalTokenVerifier.builder().audience("billing").issuer(ORDERS, () -> {
       throw new IllegalStateException("a bug in a key source");
     }).build());
     String token = minter(ordersKeys, ORDERS).mint(session(NOW.plusSeconds(3600)), "billing", List.of());
-    Status status = refusal(billing, "Bearer " + token);
-    assertEquals(Status.Code.INTERNAL, status.getCode(), String.valueOf(status));
-    assertEquals("INTERNAL", status.getDescription(), "no details of the fault");
+    List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    Handler recording = new Handler() {
+      @Override
+      public void publish(LogRecord r) {
+        logged.add(r);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    Logger log = Logger.getLogger(InternalTokenServerInterceptor.class.getName());
+    log.addHandler(recording);
+    try {
+      for (int i = 0; i < 3; i++) {
+        Status status = refusal(billing, "Bearer " + token);
+        assertEquals(Status.Code.INTERNAL, status.getCode(), String.valueOf(status));
+        assertEquals("INTERNAL", status.getDescription(), "no details of the fault");
+      }
+    } finally {
+      log.removeHandler(recording);
+    }
+    assertEquals(3, logged.stream().filter(r -> r.getLevel() == Level.SEVERE).count(), "each failed call at ERROR");
+    assertEquals(1, logged.stream().filter(r -> r.getThrown() != null).count(), "the stack trace once for its cause");
+    assertTrue(logged.stream().noneMatch(r -> String.valueOf(r.getMessage()).contains(token)), "never the token");
   }
 
   @Test
