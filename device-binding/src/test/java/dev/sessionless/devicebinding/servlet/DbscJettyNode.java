@@ -36,23 +36,28 @@ final class DbscJettyNode implements AutoCloseable {
 
   DbscJettyNode(KeySource sessionKeys, KeySource dbscKeys, Clock clock, Consumer<DeviceBindingFilterBuilder> config)
       throws Exception {
+    // readme-servlet:start
     SessionlessFilter sessions = SessionlessFilter.builder().keys(sessionKeys).algorithm(Algorithm.HS256)
         .issuer(ISSUER).audience("shop").cookieName("SESSIONLESS").clock(clock).build();
     DeviceBindingFilterBuilder b = DeviceBindingFilter.builder().keys(dbscKeys).issuer(ISSUER).clock(clock);
-    config.accept(b);
+    config.accept(b);                                   // each test's settings: policy, lifetimes, routes
     DeviceBindingFilter dbsc = b.build();
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
+    // SessionlessFilter first (the DBSC session's id lives in its session), then DBSC, then the rest.
     context.addFilter(new FilterHolder(sessions), "/*", EnumSet.allOf(DispatcherType.class));
     context.addFilter(new FilterHolder(dbsc), "/*", EnumSet.of(DispatcherType.REQUEST));
+    // readme-servlet:end
     context.addServlet(new ServletHolder(new HttpServlet() {
       @Override
       protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
         reached.incrementAndGet();
         if (req.getRequestURI().equals("/login") && req.getMethod().equals("POST")) {
+          // readme-login:start
           SessionlessFilter.loggedIn(req, req.getParameter("user"));
           req.getSession().setAttribute("user", req.getParameter("user"));
-          DeviceBindingFilter.offerRegistration(req, res);
+          DeviceBindingFilter.offerRegistration(req, res);   // Secure-Session-Registration on this response
+          // readme-login:end
           res.getWriter().write("logged in");
           return;
         }
