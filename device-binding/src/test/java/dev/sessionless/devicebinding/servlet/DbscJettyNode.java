@@ -3,6 +3,8 @@ package dev.sessionless.devicebinding.servlet;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.servlet.it.Container;
+import dev.sessionless.servlet.it.JettyServers;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -15,10 +17,6 @@ import java.util.function.Consumer;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * One application node on real embedded Jetty over loopback: {@code SessionlessFilter}, then
@@ -29,7 +27,7 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 final class DbscJettyNode implements AutoCloseable {
   static final String ISSUER = "https://shop.example";
-  private final Server server;
+  private final Container server;
   final String base;
   /** Requests that reached the application (not refused by the filter). */
   final AtomicInteger reached = new AtomicInteger();
@@ -66,20 +64,12 @@ final class DbscJettyNode implements AutoCloseable {
         res.getWriter().write("user=" + user + " bound=" + DeviceBindingFilter.isBound(req));
       }
     }), "/*");
-    server = new Server();
-    HttpConfiguration http = new HttpConfiguration();
-    http.setRequestHeaderSize(32 * 1024);
-    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
-    connector.setHost("127.0.0.1");
-    connector.setPort(0);
-    server.addConnector(connector);
-    server.setHandler(context);
-    server.start();
-    base = "http://127.0.0.1:" + connector.getLocalPort();
+    server = JettyServers.start(context, "ee10");
+    base = "http://127.0.0.1:" + server.port();
   }
 
   @Override
-  public void close() throws Exception {
-    server.stop();
+  public void close() {
+    server.close();
   }
 }
