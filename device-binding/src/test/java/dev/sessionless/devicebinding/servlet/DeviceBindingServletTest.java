@@ -91,6 +91,8 @@ class DeviceBindingServletTest {
       assertTrue(stolen.body().contains("\"NOT_BOUND\""), stolen.body());
       Reply onlySession = device.copyCookies("SESSIONLESS").get(b.base, "/app");
       assertEquals(401, onlySession.status(), "the session cookie alone is refused too");
+      Reply skipped = thief.send(a.base, "GET", "/app", Map.of("Secure-Session-Skipped", "quota_exceeded"), null);
+      assertEquals(401, skipped.status(), "the draft's 'refresh skipped' header is the client's word: refused too");
     }
     assertEquals(reachedBefore, a.reached.get() + b.reached.get(), "no copied request reached the application");
 
