@@ -4,14 +4,20 @@
  * thumbprints, mints and checks stateless challenges with core's token codec, and writes the
  * registration header and the session-configuration JSON.
  *
- * <p>Exports exactly one package, {@code dev.sessionless.devicebinding}; everything under
- * {@code dev.sessionless.devicebinding.internal} is implementation detail. It needs nothing of
- * core's internals.
+ * <p>Exports {@code dev.sessionless.devicebinding} (the protocol core) and {@code
+ * dev.sessionless.devicebinding.servlet} (the servlet filter that serves the registration and
+ * refresh endpoints, needing {@code sessionless-servlet} and the Servlet API on the class path);
+ * everything under {@code dev.sessionless.devicebinding.internal} is implementation detail. It
+ * needs nothing of core's internals.
  */
 module dev.sessionless.devicebinding {
   requires transitive dev.sessionless.core;
   requires tools.jackson.databind;
   requires tools.jackson.core;
+  // Optional: only the servlet wiring needs them.
+  requires static jakarta.servlet;
+  requires static dev.sessionless.servlet;
 
   exports dev.sessionless.devicebinding;
+  exports dev.sessionless.devicebinding.servlet;
 }

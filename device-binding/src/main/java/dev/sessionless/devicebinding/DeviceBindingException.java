@@ -41,6 +41,19 @@ public final class DeviceBindingException extends RuntimeException {
     EXPIRED(true),
     /** The challenge was issued before the session's last refresh: already used, or superseded. */
     REPLAYED(true),
+    /**
+     * The request's session is bound to a device, but it carries no valid bound cookie for it
+     * (missing, expired, or another session's): copied cookies, or a client that did not refresh.
+     */
+    NOT_BOUND(true),
+    /** Registration or refresh without the session it needs (no session, or no valid long-lived token). */
+    NO_SESSION(true),
+    /** The session is not bound to a device and the application's policy refuses unbound sessions. */
+    UNBOUND_REFUSED(true),
+    /** The session is not bound to a device and has outlived the shorter lifetime the policy gives unbound sessions. */
+    UNBOUND_EXPIRED(true),
+    /** The route requires a session bound to a device and this one is not. */
+    BINDING_REQUIRED(true),
     /** The challenge could not be checked now (the key source is unavailable): an outage, answer 503. */
     UNAVAILABLE(false),
     /** A fault of this library or its configuration: answer 500 and log it. */

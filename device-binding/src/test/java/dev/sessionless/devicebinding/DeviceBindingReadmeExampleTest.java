@@ -72,10 +72,13 @@ class DeviceBindingReadmeExampleTest {
   @Test
   void readmeShowsExactlyTheCodeThisTestRuns() throws IOException {
     Path self = Path.of("src/test/java/dev/sessionless/devicebinding/DeviceBindingReadmeExampleTest.java");
-    for (String block : List.of("readme-example", "readme-example-refresh")) {
+    // The servlet blocks are the loopback tests' own wiring.
+    Path node = Path.of("src/test/java/dev/sessionless/devicebinding/servlet/DbscJettyNode.java");
+    for (String block : List.of("readme-example", "readme-example-refresh", "readme-servlet", "readme-login")) {
       List<String> shown = ReadmeBlocks.markdown(Path.of("README.md"), block);
       assertFalse(shown.isEmpty(), "README.md has no " + block + " block");
-      assertEquals(ReadmeBlocks.java(self, block), shown, "README.md drifted from this test (" + block + ")");
+      Path source = block.startsWith("readme-example") ? self : node;
+      assertEquals(ReadmeBlocks.java(source, block), shown, "README.md drifted from " + source + " (" + block + ")");
     }
   }
 }

@@ -23,32 +23,33 @@ import tools.jackson.databind.json.JsonMapper;
  * The client side of the DBSC draft, written from the draft and independent of the module's
  * own parsing: its own key pair (ES256 or RS256), its own structured-field reading, its own
  * JWS signing with the JDK. It reads a registration header, signs the registration proof,
- * takes the session instructions, and later answers refresh challenges.
+ * takes the session instructions, and later answers refresh challenges. Public (and in this
+ * module's test-jar) for the servlet and Boot loopback tests.
  */
-final class SimulatedBrowser {
+public final class SimulatedBrowser {
   static final JsonMapper JSON = JsonMapper.builder().build();
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
-  final String algorithm;
+  public final String algorithm;
   final KeyPair keys;
-  String sessionId;
-  String refreshUrl;
-  List<String> boundCookies = new ArrayList<>();
-  String cachedChallenge;
+  public String sessionId;
+  public String refreshUrl;
+  public List<String> boundCookies = new ArrayList<>();
+  public String cachedChallenge;
 
   final Clock clock;
 
-  SimulatedBrowser(String algorithm, Clock clock) {
+  public SimulatedBrowser(String algorithm, Clock clock) {
     this.algorithm = algorithm;
     this.clock = clock;
     this.keys = generate(algorithm);
   }
 
   /** One member of a Secure-Session-Registration list, as the browser reads it. */
-  record Offer(List<String> algorithms, Map<String, String> params) {}
+  public record Offer(List<String> algorithms, Map<String, String> params) {}
 
   /** Reads a registration header's members: inner lists of tokens with string parameters. */
-  static List<Offer> readRegistration(String header) {
+  public static List<Offer> readRegistration(String header) {
     List<Offer> offers = new ArrayList<>();
     Matcher m = Pattern.compile("\\(([A-Za-z0-9 ]*)\\)((?:;[a-z_]+=\"(?:[^\"\\\\]|\\\\.)*\")*)").matcher(header);
     while (m.find()) {
@@ -63,7 +64,7 @@ final class SimulatedBrowser {
   }
 
   /** The Secure-Session-Response value for a registration offer this browser supports, or null; {@code audience} null sends the draft's payload. */
-  String register(String registrationHeader, String audience) {
+  public String register(String registrationHeader, String audience) {
     for (Offer offer : readRegistration(registrationHeader)) {
       if (offer.algorithms().contains(algorithm) && offer.params().containsKey("path")) {
         // The draft's payload: jti (and authorization); aud and iat only when asked for (older shape).
@@ -87,7 +88,7 @@ final class SimulatedBrowser {
   }
 
   /** Takes the registration (or refresh) endpoint's JSON session instructions. */
-  void accept(String instructions) {
+  public void accept(String instructions) {
     JsonNode root = JSON.readTree(instructions);
     sessionId = root.get("session_identifier").stringValue();
     if (root.has("refresh_url")) {
@@ -100,7 +101,7 @@ final class SimulatedBrowser {
   }
 
   /** Reads a Secure-Session-Challenge value and caches the challenge if it is for this session. */
-  void takeChallenge(String header) {
+  public void takeChallenge(String header) {
     Matcher m = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\";id=\"((?:[^\"\\\\]|\\\\.)*)\"").matcher(header);
     while (m.find()) {
       if (m.group(2).equals(sessionId)) {
@@ -110,7 +111,7 @@ final class SimulatedBrowser {
   }
 
   /** The Secure-Session-Response value answering the cached challenge (no jwk, as the draft says); {@code audience} null for none. */
-  String refreshProof(String audience) {
+  public String refreshProof(String audience) {
     Map<String, Object> header = new LinkedHashMap<>();
     header.put("alg", algorithm);
     header.put("typ", "dbsc+jwt");
@@ -140,7 +141,7 @@ final class SimulatedBrowser {
   }
 
   /** A compact JWS of these header and payload members, signed with this browser's key. */
-  String sign(Map<String, Object> header, Map<String, Object> payload) {
+  public String sign(Map<String, Object> header, Map<String, Object> payload) {
     return signRaw(JSON.writeValueAsString(header), JSON.writeValueAsString(payload));
   }
 
@@ -158,7 +159,7 @@ final class SimulatedBrowser {
     }
   }
 
-  static String quote(String s) {
+  public static String quote(String s) {
     return "\"" + s + "\"";
   }
 

@@ -199,12 +199,17 @@ interface SessionOptions {
   }
 
   private static Algorithm algorithm(String name) {
+    return algorithm(name, "sessionless.algorithm");
+  }
+
+  /** The algorithm {@code name} names (enum or JOSE name); the refusal names {@code property}. */
+  static Algorithm algorithm(String name, String property) {
     for (Algorithm a : Algorithm.values()) {
       if (a.name().equalsIgnoreCase(name) || a.joseName().equalsIgnoreCase(name)) {
         return a;
       }
     }
-    throw new IllegalStateException("sessionless.algorithm is '" + name + "'; use one of HS256, HS384,"
+    throw new IllegalStateException(property + " is '" + name + "'; use one of HS256, HS384,"
         + " HS512, ES256, EdDSA, DIR_A256GCM");
   }
 }
