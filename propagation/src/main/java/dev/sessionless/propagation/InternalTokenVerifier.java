@@ -65,6 +65,7 @@ public final class InternalTokenVerifier {
   private final Clock clock;
   private final Map<String, TokenCodec> byIssuer;
   private final TokenCodec only;
+  private final TokenProfile profile;
   /** {@link #check}; another function only in tests that stand in for a bug on this side. */
   private final Function<SessionToken, InternalToken> checker;
 
@@ -76,7 +77,7 @@ public final class InternalTokenVerifier {
       TokenCodec.Builder codec = TokenCodec.builder().keys(e.getValue()).algorithm(Algorithm.ES256)
           .acceptAlgorithms(Algorithm.ES256, Algorithm.EDDSA).issuer(e.getKey()).audience(b.audience)
           .timeToLive(InternalTokenMinter.DEFAULT_TIME_TO_LIVE).clock(b.clock).clockSkew(b.clockSkew)
-          .maxTokenLength(MAX_TOKEN_LENGTH).tokenType(InternalTokens.TOKEN_TYPE);
+          .maxTokenLength(MAX_TOKEN_LENGTH).tokenType(b.profile.tokenType());
       if (b.revocation != null) {
         codec.revocation(b.revocation);
       }
@@ -84,7 +85,9 @@ public final class InternalTokenVerifier {
     }
     this.byIssuer = Map.copyOf(m);
     this.only = m.size() == 1 ? m.values().iterator().next() : null;
-    this.checker = b.checker;
+    this.profile = b.profile;
+    this.checker = b.checker != null ? b.checker
+        : b.profile == TokenProfile.TXN_TOKEN ? InternalTokenVerifier::checkTransaction : InternalTokenVerifier::check;
   }
 
   /** A builder; the audience and at least one issuer are required. */
@@ -92,7 +95,12 @@ public final class InternalTokenVerifier {
     return new Builder();
   }
 
-  /** This service's audience. */
+  /** The profile of the tokens this verifier accepts. */
+  public TokenProfile profile() {
+    return profile;
+  }
+
+  /** This service's audience (in the Transaction Token profile, the trust domain). */
   public String audience() {
     return audience;
   }
@@ -118,7 +126,7 @@ public final class InternalTokenVerifier {
       throw new TokenException(Reason.TOO_LARGE,
           "the token is " + token.length() + " characters, over the limit of " + MAX_TOKEN_LENGTH);
     }
-    UnverifiedPeek.requireInternalType(token);
+    UnverifiedPeek.requireType(token, profile);
     TokenCodec codec = only != null ? only : byIssuer.get(UnverifiedPeek.issuer(token));
     if (codec == null) {
       throw new TokenException(Reason.WRONG_ISSUER,
@@ -157,7 +165,6 @@ public final class InternalTokenVerifier {
     if (!(sidClaim instanceof String)) {
       throw new TokenException(Reason.MALFORMED, "the token's sid claim must be a string");
     }
-    String sid = (String) sidClaim;
     List<String> actors = actors(t);
     if (!actors.get(0).equals(t.issuer())) {
       throw new TokenException(Reason.MALFORMED,
@@ -166,14 +173,96 @@ public final class InternalTokenVerifier {
     Map<?, ?> parent = claim(t, InternalTokens.PARENT_CLAIM, Map.class).orElseThrow(() -> new TokenException(
         Reason.MISSING_CLAIM, "an internal token must carry the bounds it was minted in (" + InternalTokens.PARENT_CLAIM
             + "): mint it with InternalTokenMinter"));
+    Bounds b = bounds(t, parent, t.stateNames());
+    return new InternalToken(t, (String) sidClaim, actors, b.exp, b.stateNames, t.authTime());
+  }
+
+  /**
+   * The Transaction Token profile's checks: the draft's required claims ({@code txn}, {@code
+   * sub}, {@code scope}, {@code req_wl}; {@code iat} by the codec), objects for {@code rctx} and
+   * {@code tctx}; then, when the token carries them (this project's minters always do, a token
+   * service of the draft need not), the same {@code sid}, {@code act} and bounds rules as the
+   * internal profile, the bounds with the parent's scope too.
+   */
+  private static InternalToken checkTransaction(SessionToken t) {
+    String txn = requiredString(t, TransactionTokens.TRANSACTION_ID_CLAIM);
+    if (t.subject().isEmpty()) {
+      throw new TokenException(Reason.MISSING_CLAIM, "a Transaction Token must name its subject (sub)");
+    }
+    String scopeText = requiredString(t, TransactionTokens.SCOPE_CLAIM);
+    String workload = requiredString(t, TransactionTokens.REQUESTING_WORKLOAD_CLAIM);
+    Map<String, Object> rctx = object(t, TransactionTokens.REQUEST_CONTEXT_CLAIM);
+    Map<String, Object> tctx = object(t, TransactionTokens.TRANSACTION_CONTEXT_CLAIM);
+    if (!t.stateNames().isEmpty()) {
+      throw new TokenException(Reason.MALFORMED, "a Transaction Token carries its values in tctx, not st");
+    }
+    List<String> scope = List.of(scopeText.trim().split(" +"));
+    Object sidClaim = claim(t, InternalTokens.SESSION_ID_CLAIM, Object.class).orElse("");
+    if (!(sidClaim instanceof String)) {
+      throw new TokenException(Reason.MALFORMED, "the token's sid claim must be a string");
+    }
+    List<String> actors = t.claimNames().contains(InternalTokens.ACTOR_CLAIM) ? actors(t) : List.of(workload);
+    if (!actors.get(0).equals(workload)) {
+      throw new TokenException(Reason.MALFORMED,
+          "the token's current actor (act.sub) is not the workload that requested it (req_wl)");
+    }
+    Optional<Map> parent = claim(t, InternalTokens.PARENT_CLAIM, Map.class);
+    Instant parentExp = t.expiresAt();
+    Set<String> parentNames = tctx.keySet();
+    if (parent.isPresent()) {
+      Bounds b = bounds(t, parent.get(), tctx.keySet());
+      Object ps = parent.get().get(TransactionTokens.PARENT_SCOPE);
+      if (!(ps instanceof List) || !((List<?>) ps).stream().allMatch(String.class::isInstance)) {
+        throw new TokenException(Reason.MALFORMED, InternalTokens.PARENT_CLAIM + "." + TransactionTokens.PARENT_SCOPE
+            + " must list the parent's scope values");
+      }
+      for (String s : scope) {
+        if (!((List<?>) ps).contains(s)) {
+          throw new TokenException(Reason.WIDENED, "the token's scope has '" + s
+              + "', which the token it was minted from did not: a re-mint may only narrow the scope");
+        }
+      }
+      parentExp = b.exp;
+      parentNames = b.stateNames;
+    }
+    return new InternalToken(t, (String) sidClaim, actors, parentExp, parentNames, t.authTime(),
+        new InternalToken.Txn(txn, scope, rctx, tctx));
+  }
+
+  private static String requiredString(SessionToken t, String name) {
+    Object v = claim(t, name, Object.class).orElseThrow(() -> new TokenException(Reason.MISSING_CLAIM,
+        "a Transaction Token must carry " + name));
+    if (!(v instanceof String) || ((String) v).isBlank()) {
+      throw new TokenException(Reason.MALFORMED, "the token's " + name + " claim must be a non-empty string");
+    }
+    return (String) v;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> object(SessionToken t, String name) {
+    Object v = claim(t, name, Object.class).orElse(Map.of());
+    if (!(v instanceof Map) || !((Map<?, ?>) v).keySet().stream().allMatch(String.class::isInstance)) {
+      throw new TokenException(Reason.MALFORMED, "the token's " + name + " claim must be a JSON object");
+    }
+    return (Map<String, Object>) v;
+  }
+
+  /** A token's bounds, checked: its parent's expiry and state names. */
+  private record Bounds(Instant exp, Set<String> stateNames) {}
+
+  /**
+   * The one narrowing rule of both profiles: the token's expiry,
+   * state names ({@code names}) and {@code auth_time} stay within the bounds its signer wrote.
+   */
+  private static Bounds bounds(SessionToken t, Map<?, ?> parent, Set<String> names) {
     Object exp = parent.get("exp");
-    Object names = parent.get("st");
-    if (!(exp instanceof Number) || !(names instanceof List)) {
+    Object stNames = parent.get("st");
+    if (!(exp instanceof Number) || !(stNames instanceof List)) {
       throw new TokenException(Reason.MALFORMED,
           InternalTokens.PARENT_CLAIM + " must hold a numeric exp and a list of state names st");
     }
     Set<String> parentNames = new LinkedHashSet<>();
-    for (Object n : (List<?>) names) {
+    for (Object n : (List<?>) stNames) {
       if (!(n instanceof String)) {
         throw new TokenException(Reason.MALFORMED, InternalTokens.PARENT_CLAIM + ".st must list names");
       }
@@ -187,7 +276,7 @@ public final class InternalTokenVerifier {
       throw new TokenException(Reason.WIDENED,
           "the token expires after the token it was minted from: a re-mint may only shorten the lifetime");
     }
-    for (String name : t.stateNames()) {
+    for (String name : names) {
       if (!parentNames.contains(name)) {
         throw new TokenException(Reason.WIDENED, "the token carries state value '" + name
             + "', which the token it was minted from did not: a re-mint may only drop state values");
@@ -205,7 +294,7 @@ public final class InternalTokenVerifier {
             + "minted from (or that one had none): a re-mint keeps the login time, never moves it later");
       }
     }
-    return new InternalToken(t, sid, actors, Instant.ofEpochSecond(parentExp), parentNames, authTime);
+    return new Bounds(Instant.ofEpochSecond(parentExp), parentNames);
   }
 
   /**
@@ -244,7 +333,7 @@ public final class InternalTokenVerifier {
   /** The audience and issuers. */
   @Override
   public String toString() {
-    return "InternalTokenVerifier[aud=" + audience + ", issuers=" + byIssuer.keySet() + "]";
+    return "InternalTokenVerifier[aud=" + audience + ", profile=" + profile + ", issuers=" + byIssuer.keySet() + "]";
   }
 
   /** Builds an {@link InternalTokenVerifier}, checking it at {@link #build()}. Not thread-safe. */
@@ -254,7 +343,8 @@ public final class InternalTokenVerifier {
     private Clock clock = Clock.systemUTC();
     private Duration clockSkew = Duration.ofSeconds(30);
     private RevocationSource revocation;
-    private Function<SessionToken, InternalToken> checker = InternalTokenVerifier::check;
+    private Function<SessionToken, InternalToken> checker;
+    private TokenProfile profile = TokenProfile.INTERNAL;
 
     private Builder() {}
 
@@ -299,7 +389,20 @@ public final class InternalTokenVerifier {
       return this;
     }
 
-    /** This service's own audience: tokens for any other are refused. Required. */
+    /**
+     * The tokens accepted: {@link TokenProfile#INTERNAL} (the default) or {@link
+     * TokenProfile#TXN_TOKEN}, whose {@link #audience} is the trust domain. A token of the
+     * other profile is refused with {@code WRONG_TOKEN_TYPE}.
+     */
+    public Builder profile(TokenProfile profile) {
+      this.profile = Objects.requireNonNull(profile, "profile");
+      return this;
+    }
+
+    /**
+     * This service's own audience: tokens for any other are refused. In the Transaction Token
+     * profile, the trust domain (the draft's {@code aud}). Required.
+     */
     public Builder audience(String audience) {
       this.audience = BuilderArgs.notEmpty(audience, "audience");
       return this;

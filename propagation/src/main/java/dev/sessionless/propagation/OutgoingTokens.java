@@ -37,7 +37,7 @@ public final class OutgoingTokens {
   private OutgoingTokens(Builder b) {
     this.minter = b.minter;
     this.grants = Map.copyOf(b.grants);
-    this.header = b.header;
+    this.header = b.header != null ? b.header : b.minter.profile().header();
   }
 
   /** A builder; the minter and at least one grant are required. */
@@ -45,7 +45,10 @@ public final class OutgoingTokens {
     return new Builder();
   }
 
-  /** The header the token goes in ({@code Authorization} unless set), as {@code Bearer <token>}. */
+  /**
+   * The header the token goes in: unless set, the minter's profile's, {@code Authorization} (as
+   * {@code Bearer <token>}) or {@code Txn-Token} (the bare token).
+   */
   public String header() {
     return header;
   }
@@ -78,7 +81,7 @@ public final class OutgoingTokens {
       return minter.remint(context.token().get(), audience, names);
     }
     EdgeSession session = context.session().orElseThrow(NoSessionException::new);
-    return minter.mint(session, audience, names);
+    return minter.mint(session, audience, names, context.trace());
   }
 
   /**
@@ -99,7 +102,7 @@ public final class OutgoingTokens {
   public Map<String, String> headersFor(CallContext context, String audience) {
     Objects.requireNonNull(context, "context");
     Map<String, String> h = new LinkedHashMap<>();
-    h.put(header, "Bearer " + tokenFor(context, audience));
+    h.put(header, minter.profile().headerValue(tokenFor(context, audience)));
     h.put(TraceContext.HEADER, context.trace().child().header());
     return h;
   }
@@ -147,7 +150,7 @@ public final class OutgoingTokens {
   public static final class Builder {
     private InternalTokenMinter minter;
     private final Map<String, List<String>> grants = new LinkedHashMap<>();
-    private String header = "Authorization";
+    private String header;
 
     private Builder() {}
 
@@ -176,7 +179,10 @@ public final class OutgoingTokens {
       return this;
     }
 
-    /** The header for the token, as the callee's {@link InternalTokenFilter} reads it; {@code Authorization} if not set. */
+    /**
+     * The header for the token, as the callee's {@link InternalTokenFilter} reads it; if not
+     * set, the minter's profile's ({@code Authorization} or {@code Txn-Token}).
+     */
     public Builder header(String name) {
       this.header = BuilderArgs.headerName(name);
       return this;
