@@ -104,6 +104,8 @@ public final class InternalTokenMinter {
    * @param trace the request's trace, or null
    * @throws NoSessionException in the Transaction Token profile, if the session has no subject:
    *     the draft requires {@code sub}
+   * @throws IllegalStateException in the Transaction Token profile, if this minter has no
+   *     {@linkplain Builder#scope scope}
    */
   public String mint(EdgeSession session, String audience, Collection<String> stateNames, TraceContext trace) {
     Objects.requireNonNull(session, "session");
@@ -112,6 +114,10 @@ public final class InternalTokenMinter {
     long sessionExp = session.expiresAt().map(Instant::getEpochSecond).orElse(Long.MAX_VALUE);
     Transaction txn = null;
     if (profile == TokenProfile.TXN_TOKEN) {
+      if (scope.isEmpty()) {
+        throw new IllegalStateException("a Transaction Token minted at the edge needs its scope: set "
+            + "InternalTokenMinter.Builder.scope(...) (e.g. trade.stocks)");
+      }
       if (session.subject().isEmpty()) {
         throw new NoSessionException("the session has no subject, and a Transaction Token names the user it acts "
             + "for (sub): sign the user in first, or set EdgeContextFilter's subjectAttribute");
@@ -297,7 +303,8 @@ public final class InternalTokenMinter {
     /**
      * The Transaction Token profile's {@code scope} of the tokens minted at the edge, as
      * narrowly as the deployment can say it (e.g. {@code trade.stocks}); a re-mint keeps the
-     * parent's or narrows it. Required with that profile, refused with the other.
+     * parent's or narrows it. Required to {@link #mint} with that profile (a service that only
+     * re-mints needs none), refused with the other.
      *
      * @throws IllegalArgumentException if a value is empty or holds a space or a quote
      */
@@ -368,9 +375,9 @@ public final class InternalTokenMinter {
         throw new IllegalStateException("issuer is required: this service's identity, e.g. https://edge.example");
       }
       boolean txn = profile == TokenProfile.TXN_TOKEN;
-      if (txn && (trustDomain == null || scope.isEmpty())) {
-        throw new IllegalStateException("the txn-token profile needs trustDomain(...) (the tokens' aud) and "
-            + "scope(...) (their purpose, e.g. trade.stocks)");
+      if (txn && trustDomain == null) {
+        throw new IllegalStateException("the txn-token profile needs trustDomain(...): the tokens' aud, e.g. "
+            + "trust-domain.example");
       }
       if (!txn && (trustDomain != null || !scope.isEmpty())) {
         throw new IllegalStateException("trustDomain and scope belong to the txn-token profile: set "

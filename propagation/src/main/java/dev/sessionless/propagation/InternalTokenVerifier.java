@@ -87,7 +87,7 @@ public final class InternalTokenVerifier {
     this.only = m.size() == 1 ? m.values().iterator().next() : null;
     this.profile = b.profile;
     this.checker = b.checker != null ? b.checker
-        : b.profile == TokenProfile.TXN_TOKEN ? InternalTokenVerifier::checkTransaction : InternalTokenVerifier::check;
+        : b.profile == TokenProfile.TXN_TOKEN ? TransactionTokenCheck::check : InternalTokenVerifier::check;
   }
 
   /** A builder; the audience and at least one issuer are required. */
@@ -174,87 +174,17 @@ public final class InternalTokenVerifier {
         Reason.MISSING_CLAIM, "an internal token must carry the bounds it was minted in (" + InternalTokens.PARENT_CLAIM
             + "): mint it with InternalTokenMinter"));
     Bounds b = bounds(t, parent, t.stateNames());
-    return new InternalToken(t, (String) sidClaim, actors, b.exp, b.stateNames, t.authTime());
-  }
-
-  /**
-   * The Transaction Token profile's checks: the draft's required claims ({@code txn}, {@code
-   * sub}, {@code scope}, {@code req_wl}; {@code iat} by the codec), objects for {@code rctx} and
-   * {@code tctx}; then, when the token carries them (this project's minters always do, a token
-   * service of the draft need not), the same {@code sid}, {@code act} and bounds rules as the
-   * internal profile, the bounds with the parent's scope too.
-   */
-  private static InternalToken checkTransaction(SessionToken t) {
-    String txn = requiredString(t, TransactionTokens.TRANSACTION_ID_CLAIM);
-    if (t.subject().isEmpty()) {
-      throw new TokenException(Reason.MISSING_CLAIM, "a Transaction Token must name its subject (sub)");
-    }
-    String scopeText = requiredString(t, TransactionTokens.SCOPE_CLAIM);
-    String workload = requiredString(t, TransactionTokens.REQUESTING_WORKLOAD_CLAIM);
-    Map<String, Object> rctx = object(t, TransactionTokens.REQUEST_CONTEXT_CLAIM);
-    Map<String, Object> tctx = object(t, TransactionTokens.TRANSACTION_CONTEXT_CLAIM);
-    if (!t.stateNames().isEmpty()) {
-      throw new TokenException(Reason.MALFORMED, "a Transaction Token carries its values in tctx, not st");
-    }
-    List<String> scope = List.of(scopeText.trim().split(" +"));
-    Object sidClaim = claim(t, InternalTokens.SESSION_ID_CLAIM, Object.class).orElse("");
-    if (!(sidClaim instanceof String)) {
-      throw new TokenException(Reason.MALFORMED, "the token's sid claim must be a string");
-    }
-    List<String> actors = t.claimNames().contains(InternalTokens.ACTOR_CLAIM) ? actors(t) : List.of(workload);
-    if (!actors.get(0).equals(workload)) {
-      throw new TokenException(Reason.MALFORMED,
-          "the token's current actor (act.sub) is not the workload that requested it (req_wl)");
-    }
-    Optional<Map> parent = claim(t, InternalTokens.PARENT_CLAIM, Map.class);
-    Instant parentExp = t.expiresAt();
-    Set<String> parentNames = tctx.keySet();
-    if (parent.isPresent()) {
-      Bounds b = bounds(t, parent.get(), tctx.keySet());
-      Object ps = parent.get().get(TransactionTokens.PARENT_SCOPE);
-      if (!(ps instanceof List) || !((List<?>) ps).stream().allMatch(String.class::isInstance)) {
-        throw new TokenException(Reason.MALFORMED, InternalTokens.PARENT_CLAIM + "." + TransactionTokens.PARENT_SCOPE
-            + " must list the parent's scope values");
-      }
-      for (String s : scope) {
-        if (!((List<?>) ps).contains(s)) {
-          throw new TokenException(Reason.WIDENED, "the token's scope has '" + s
-              + "', which the token it was minted from did not: a re-mint may only narrow the scope");
-        }
-      }
-      parentExp = b.exp;
-      parentNames = b.stateNames;
-    }
-    return new InternalToken(t, (String) sidClaim, actors, parentExp, parentNames, t.authTime(),
-        new InternalToken.Txn(txn, scope, rctx, tctx));
-  }
-
-  private static String requiredString(SessionToken t, String name) {
-    Object v = claim(t, name, Object.class).orElseThrow(() -> new TokenException(Reason.MISSING_CLAIM,
-        "a Transaction Token must carry " + name));
-    if (!(v instanceof String) || ((String) v).isBlank()) {
-      throw new TokenException(Reason.MALFORMED, "the token's " + name + " claim must be a non-empty string");
-    }
-    return (String) v;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> object(SessionToken t, String name) {
-    Object v = claim(t, name, Object.class).orElse(Map.of());
-    if (!(v instanceof Map) || !((Map<?, ?>) v).keySet().stream().allMatch(String.class::isInstance)) {
-      throw new TokenException(Reason.MALFORMED, "the token's " + name + " claim must be a JSON object");
-    }
-    return (Map<String, Object>) v;
+    return new InternalToken(t, (String) sidClaim, actors, b.exp(), b.stateNames(), t.authTime());
   }
 
   /** A token's bounds, checked: its parent's expiry and state names. */
-  private record Bounds(Instant exp, Set<String> stateNames) {}
+  record Bounds(Instant exp, Set<String> stateNames) {}
 
   /**
    * The one narrowing rule of both profiles: the token's expiry,
    * state names ({@code names}) and {@code auth_time} stay within the bounds its signer wrote.
    */
-  private static Bounds bounds(SessionToken t, Map<?, ?> parent, Set<String> names) {
+  static Bounds bounds(SessionToken t, Map<?, ?> parent, Set<String> names) {
     Object exp = parent.get("exp");
     Object stNames = parent.get("st");
     if (!(exp instanceof Number) || !(stNames instanceof List)) {
@@ -301,7 +231,7 @@ public final class InternalTokenVerifier {
    * A claim read as {@code type}; one of another type is the sender's malformed token ({@code
    * MALFORMED}), never a {@code STATE_MAPPING} failure on this side.
    */
-  private static <T> Optional<T> claim(SessionToken t, String name, Class<T> type) {
+  static <T> Optional<T> claim(SessionToken t, String name, Class<T> type) {
     try {
       return t.claim(name, type);
     } catch (TokenException e) {
@@ -314,7 +244,7 @@ public final class InternalTokenVerifier {
   }
 
   /** The actor chain, current first, from the nested {@code act} claim. */
-  private static List<String> actors(SessionToken t) {
+  static List<String> actors(SessionToken t) {
     Object act = claim(t, InternalTokens.ACTOR_CLAIM, Map.class).orElseThrow(() -> new TokenException(
         Reason.MISSING_CLAIM, "an internal token must name its actor (act)"));
     List<String> chain = new ArrayList<>();

@@ -33,9 +33,11 @@ public final class OutgoingTokens {
   private final InternalTokenMinter minter;
   private final Map<String, List<String>> grants;
   private final String header;
+  private final Map<String, List<String>> scopes;
 
   private OutgoingTokens(Builder b) {
     this.minter = b.minter;
+    this.scopes = Map.copyOf(b.scopes);
     this.grants = Map.copyOf(b.grants);
     this.header = b.header != null ? b.header : b.minter.profile().header();
   }
@@ -78,7 +80,9 @@ public final class OutgoingTokens {
           + "': add OutgoingTokens.Builder.grant(\"" + audience + "\", stateNames...)");
     }
     if (context.token().isPresent()) {
-      return minter.remint(context.token().get(), audience, names);
+      List<String> scope = scopes.get(audience);
+      return scope == null ? minter.remint(context.token().get(), audience, names)
+          : minter.remint(context.token().get(), audience, names, scope);
     }
     EdgeSession session = context.session().orElseThrow(NoSessionException::new);
     return minter.mint(session, audience, names, context.trace());
@@ -150,6 +154,7 @@ public final class OutgoingTokens {
   public static final class Builder {
     private InternalTokenMinter minter;
     private final Map<String, List<String>> grants = new LinkedHashMap<>();
+    private final Map<String, List<String>> scopes = new LinkedHashMap<>();
     private String header;
 
     private Builder() {}
@@ -175,6 +180,23 @@ public final class OutgoingTokens {
       Objects.requireNonNull(audience, "audience");
       if (grants.putIfAbsent(audience, List.copyOf(new LinkedHashSet<>(stateNames))) != null) {
         throw new IllegalArgumentException("audience '" + audience + "' was granted twice");
+      }
+      return this;
+    }
+
+    /**
+     * In the Transaction Token profile, the {@code scope} of the tokens this service re-mints
+     * for calls to {@code audience}: a subset of the scope it was called with, which a re-mint
+     * may only narrow ({@link InternalTokenMinter#remint(InternalToken, String, Collection,
+     * Collection)}). Without it a re-mint keeps the caller's scope. The edge's tokens take the
+     * minter's {@linkplain InternalTokenMinter.Builder#scope scope}.
+     *
+     * @throws IllegalArgumentException if the audience was given a scope before
+     */
+    public Builder scope(String audience, String... scope) {
+      Objects.requireNonNull(audience, "audience");
+      if (scopes.putIfAbsent(audience, List.of(scope)) != null) {
+        throw new IllegalArgumentException("audience '" + audience + "' was given a scope twice");
       }
       return this;
     }

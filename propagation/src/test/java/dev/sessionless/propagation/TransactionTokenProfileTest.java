@@ -214,6 +214,10 @@ class TransactionTokenProfileTest {
   void theTransactionTokenProfileNeedsItsTrustDomainAndScope() {
     assertThrows(IllegalStateException.class, () -> InternalTokenMinter.builder().keys(EDGE_KEYS).issuer(EDGE)
         .profile(TokenProfile.TXN_TOKEN).scope("a").build());
+    InternalTokenMinter reMintOnly = InternalTokenMinter.builder().keys(EDGE_KEYS).issuer(EDGE)
+        .profile(TokenProfile.TXN_TOKEN).trustDomain(DOMAIN).build();
+    assertThrows(IllegalStateException.class, () -> reMintOnly.mint(session(), "orders", Set.of()),
+        "a service that only re-mints needs no scope; minting at the edge does");
     assertThrows(IllegalStateException.class, () -> InternalTokenMinter.builder().keys(EDGE_KEYS).issuer(EDGE)
         .trustDomain(DOMAIN).build());
   }
