@@ -264,7 +264,8 @@ public final class InternalTokenMinter {
   /** The issuer, algorithm and lifetime; never keys. */
   @Override
   public String toString() {
-    return "InternalTokenMinter[iss=" + issuer + ", profile=" + profile + ", alg=" + algorithm.joseName() + ", ttl=" + ttlSeconds + "s]";
+    return "InternalTokenMinter[iss=" + issuer + (profile == TokenProfile.TXN_TOKEN ? ", txn-token aud=" + trustDomain : "")
+        + ", alg=" + algorithm.joseName() + ", ttl=" + ttlSeconds + "s]";
   }
 
   /** Builds an {@link InternalTokenMinter}, checking it at {@link #build()}. Not thread-safe. */

@@ -263,7 +263,7 @@ public final class InternalTokenVerifier {
   /** The audience and issuers. */
   @Override
   public String toString() {
-    return "InternalTokenVerifier[aud=" + audience + ", profile=" + profile + ", issuers=" + byIssuer.keySet() + "]";
+    return "InternalTokenVerifier[aud=" + audience + (profile == TokenProfile.TXN_TOKEN ? ", txn-token" : "") + ", issuers=" + byIssuer.keySet() + "]";
   }
 
   /** Builds an {@link InternalTokenVerifier}, checking it at {@link #build()}. Not thread-safe. */
