@@ -7,6 +7,7 @@ import dev.sessionless.core.internal.ByteSink;
 import dev.sessionless.core.internal.Deflate;
 import dev.sessionless.core.internal.KeyEngine;
 import dev.sessionless.core.internal.Scratch;
+import dev.sessionless.core.internal.SeededRandom;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 
@@ -16,7 +17,8 @@ import java.security.SecureRandom;
  * buffers, keeps nothing.
  */
 final class CompactWriter {
-  private static final SecureRandom RANDOM = new SecureRandom();
+  /** IVs and session ids: core's once-seeded DRBG, which reads no file on a request (an event loop). */
+  private static final SecureRandom RANDOM = SeededRandom.source();
   private static final byte DOT = '.';
 
   private final PayloadWriter payloads;
@@ -99,9 +101,7 @@ final class CompactWriter {
 
   /** 128 random bits, base64url: a new session id. */
   static String newSessionId() {
-    byte[] b = new byte[16];
-    RANDOM.nextBytes(b);
-    return Base64Url.encode(b);
+    return SeededRandom.newId();
   }
 
   /** Writes the signed token into {@code scratch.work}; returns its length. */

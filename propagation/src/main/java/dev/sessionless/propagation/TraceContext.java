@@ -1,6 +1,6 @@
 package dev.sessionless.propagation;
 
-import java.security.SecureRandom;
+import dev.sessionless.core.internal.SeededRandom;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,12 +14,14 @@ import java.util.Optional;
  * a new trace ({@link #newTrace()}). For every outgoing call a service makes a {@link #child()}:
  * the same trace id and flags, a new span id.
  *
+ * <p>New ids come from core's once-seeded DRBG, which reads no file when it is drawn on (a new
+ * trace or span id is made on a WebFlux event loop).
+ *
  * <p>Immutable and thread-safe. Spec: W3C Trace Context Level 1, section 3.2.
  */
 public final class TraceContext {
   /** The header name. */
   public static final String HEADER = "traceparent";
-  private static final SecureRandom RANDOM = new SecureRandom();
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   private final String traceId;
@@ -127,7 +129,7 @@ public final class TraceContext {
   private static String random(int bytes) {
     byte[] b = new byte[bytes];
     do {
-      RANDOM.nextBytes(b);
+      SeededRandom.nextBytes(b); // core's seeded DRBG: no file read on an event loop
     } while (allZero(b));
     char[] c = new char[bytes * 2];
     for (int i = 0; i < bytes; i++) {

@@ -43,6 +43,6 @@ final class FilterSettings {
     o.acceptCompressedSigned = b.acceptCompressedSigned;
     o.revocation = b.revocation;
     o.listener = b.listener;
-    return SettingsRules.of(o, SessionTooLargeException::new);
+    return SettingsRules.of(o);
   }
 }

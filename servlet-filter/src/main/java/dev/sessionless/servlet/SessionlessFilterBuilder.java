@@ -3,6 +3,7 @@ package dev.sessionless.servlet;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Compression;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.SessionTooLargeException;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionlessListener;

@@ -1,6 +1,7 @@
 package dev.sessionless.webflux;
 
 import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.SessionTooLargeException;
 import dev.sessionless.session.internal.LogoutRevocation;
 import dev.sessionless.webflux.internal.TokenWebSession;
 import dev.sessionless.session.internal.Settings;

@@ -3,6 +3,7 @@ package dev.sessionless.webflux;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Compression;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.SessionTooLargeException;
 import dev.sessionless.core.RevocationSource;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionlessListener;
@@ -270,6 +271,6 @@ public final class SessionlessWebSessionManagerBuilder {
   public SessionlessWebSessionManager build() {
     o.newSessionOnBadAttribute = badAttribute == SessionlessWebSessionManager.BadAttribute.NEW_SESSION;
     o.listener = listener == null ? SessionlessListener.NONE : listener;
-    return new SessionlessWebSessionManager(SettingsRules.of(o, SessionTooLargeException::new));
+    return new SessionlessWebSessionManager(SettingsRules.of(o));
   }
 }

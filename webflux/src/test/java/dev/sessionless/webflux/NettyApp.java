@@ -15,6 +15,7 @@ import org.springframework.web.server.session.WebSessionManager;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.resources.LoopResources;
 
 /**
  * A real Reactor Netty server on a loopback port running WebFlux's own exchange and handler
@@ -28,6 +29,11 @@ final class NettyApp implements AutoCloseable {
   private final DisposableServer server;
 
   NettyApp(WebSessionManager sessions, Map<String, Route> routes) {
+    this(sessions, routes, null);
+  }
+
+  /** On event loops of {@code loops} (null: Reactor Netty's shared ones). */
+  NettyApp(WebSessionManager sessions, Map<String, Route> routes, LoopResources loops) {
     var http = WebHttpHandlerBuilder.webHandler(exchange -> {
       Route r = routes.get(exchange.getRequest().getPath().pathWithinApplication().value());
       if (r == null) {
@@ -42,7 +48,8 @@ final class NettyApp implements AutoCloseable {
         .codecConfigurer(ServerCodecConfigurer.create())
         // What @EnableWebFlux (and Boot) registers: a ResponseStatusException's status and headers.
         .exceptionHandler(new WebFluxResponseStatusExceptionHandler()).build();
-    this.server = HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(http))
+    HttpServer s = HttpServer.create().host("127.0.0.1").port(0);
+    this.server = (loops == null ? s : s.runOn(loops)).handle(new ReactorHttpHandlerAdapter(http))
         .bindNow(Duration.ofSeconds(30));
   }
 

@@ -3,6 +3,7 @@ package dev.sessionless.webflux;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sessionless.core.SessionTooLargeException;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,5 @@
 package dev.sessionless.core.internal;
 
-import java.security.SecureRandom;
-
 /**
  * SipHash-1-3 (Aumasson and Bernstein; one compression round per word, three to finish, as
  * Rust's and Python's hash tables use) of a text, under a random 128-bit key of this instance's
@@ -16,8 +14,6 @@ import java.security.SecureRandom;
  * <p>Immutable and thread-safe.
  */
 public final class KeyedHash {
-  private static final SecureRandom RANDOM = new SecureRandom();
-
   private final long k0;
   private final long k1;
   /** Rounds per word and to finish: 1 and 3 here; 2 and 4 (the paper's SipHash-2-4) for its test vectors. */
@@ -26,7 +22,7 @@ public final class KeyedHash {
 
   /** A hash under a fresh random key. */
   public KeyedHash() {
-    this(RANDOM.nextLong(), RANDOM.nextLong(), 1, 3);
+    this(SeededRandom.nextLong(), SeededRandom.nextLong(), 1, 3);
   }
 
   /** A hash under this key, with these round counts (for tests and test vectors). */

@@ -37,10 +37,14 @@ import reactor.core.publisher.Mono;
  * Builder#subjectAttribute} if set and present, else the name of the exchange's principal
  * ({@code exchange.getPrincipal()}, which Spring Security fills) if it is a login ({@link
  * EdgeLogins#isLogin}: Spring Security's anonymous authentication is not), resolved when the
- * exchange enters this filter: place the filter after Spring Security's. <b>When the user authenticated</b> (carried as {@code auth_time}) is the {@link
- * Instant} in the exchange attribute, else the session attribute, named by {@link
- * Builder#authTimeAttribute}, if set. An exchange has a browser session when its {@code
- * WebSession} was started (it holds attributes) or it has a login.
+ * exchange enters this filter: place the filter after Spring Security's. <b>When the user
+ * authenticated</b> (carried as {@code auth_time}) is the {@link Instant} in the exchange
+ * attribute, else the session attribute, named by {@link Builder#authTimeAttribute}: by default
+ * {@link #SESSION_MANAGER_AUTH_TIME_ATTRIBUTE}, which the token-backed session manager keeps equal
+ * to its session's {@code auth_time} (as the servlet {@link EdgeContextFilter} reads the session
+ * filter's). Tokens carry it so that a receiving service with a revocation source can honour "log
+ * out everywhere". An exchange has a browser session when its {@code WebSession} was started (it
+ * holds attributes) or it has a login.
  *
  * <p><b>Behind {@link InternalTokenWebFilter}.</b> On an exchange that filter passed (the
  * exchange carries a verified token's context), this filter changes nothing: calls made while
@@ -54,6 +58,14 @@ import reactor.core.publisher.Mono;
  * <p>Thread-safe.
  */
 public final class EdgeContextWebFilter implements WebFilter {
+  /**
+   * The exchange attribute the token-backed session manager keeps its session's {@code auth_time}
+   * in (an {@link Instant}): {@code SessionlessWebSessionManager.AUTH_TIME_ATTRIBUTE}, named here
+   * so that this module needs no {@code sessionless-webflux} on its class path. The default of
+   * {@link Builder#authTimeAttribute}.
+   */
+  public static final String SESSION_MANAGER_AUTH_TIME_ATTRIBUTE = "dev.sessionless.webflux.authTime";
+
   private final String subjectAttribute;
   private final String authTimeAttribute;
 
@@ -119,10 +131,8 @@ public final class EdgeContextWebFilter implements WebFilter {
     return Optional.of(b.build());
   }
 
+  /** The login time, read when a token is minted: after the session was asked for (which publishes it). */
   private Instant authTime(ServerWebExchange exchange, Map<String, Object> attributes) {
-    if (authTimeAttribute == null) {
-      return null;
-    }
     Object t = exchange.getAttributes().get(authTimeAttribute);
     if (!(t instanceof Instant)) {
       t = attributes.get(authTimeAttribute);
@@ -140,7 +150,7 @@ public final class EdgeContextWebFilter implements WebFilter {
   /** Builds an {@link EdgeContextWebFilter}. Not thread-safe. */
   public static final class Builder {
     private String subjectAttribute;
-    private String authTimeAttribute;
+    private String authTimeAttribute = SESSION_MANAGER_AUTH_TIME_ATTRIBUTE;
 
     private Builder() {}
 
@@ -155,7 +165,9 @@ public final class EdgeContextWebFilter implements WebFilter {
 
     /**
      * The exchange (or else session) attribute holding, as an {@link Instant}, when the user
-     * authenticated; none if not set, and then tokens carry no {@code auth_time}.
+     * authenticated; {@link #SESSION_MANAGER_AUTH_TIME_ATTRIBUTE} (the token-backed session
+     * manager's) if not set. Another session mechanism (WebFlux's own sessions, say) can set its
+     * own attribute; without a value there, tokens carry no {@code auth_time}.
      */
     public Builder authTimeAttribute(String name) {
       this.authTimeAttribute = Objects.requireNonNull(name, "name");

@@ -14,7 +14,6 @@ import dev.sessionless.propagation.spring.InternalTokenExchangeFilter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.Principal;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -72,14 +71,6 @@ class EdgeContextWebFilterSessionTest {
     return LoopbackNetty.client(edge.root);
   }
 
-  static ResponseEntity<String> get(WebClient c, String path, String cookie) {
-    return c.get().uri(path).headers(h -> {
-      if (cookie != null) {
-        h.set(HttpHeaders.COOKIE, cookie);
-      }
-    }).exchangeToMono(r -> r.toEntity(String.class)).block(Duration.ofSeconds(30));
-  }
-
   static String sha256(String s) throws Exception {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(
         MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
@@ -88,29 +79,29 @@ class EdgeContextWebFilterSessionTest {
   @Test
   void internalTokenCarriesADigestOfTheWebSessionIdNeverTheSessionCookie() throws Exception {
     WebClient browser = edge(null);
-    String setCookie = get(browser, "/login", null).getHeaders().getFirst(HttpHeaders.SET_COOKIE);
+    String setCookie = LoopbackNetty.get(browser, "/login", null).getHeaders().getFirst(HttpHeaders.SET_COOKIE);
     assertNotNull(setCookie, "the login started WebFlux's own session");
     String cookie = setCookie.substring(0, setCookie.indexOf(';'));
     String cookieValue = cookie.substring(cookie.indexOf('=') + 1);
-    ResponseEntity<String> r = get(browser, "/orders", cookie);
+    ResponseEntity<String> r = LoopbackNetty.get(browser, "/orders", cookie);
     assertEquals(200, r.getStatusCode().value(), r.getBody());
     assertFalse(r.getBody().contains(cookieValue), "the SESSION cookie's value left the edge: " + r.getBody());
     assertEquals("ws-" + sha256(cookieValue) + "|alice", r.getBody(), "a stable digest, the gateway's form");
-    assertEquals(r.getBody(), get(browser, "/orders", cookie).getBody(), "stable per session");
+    assertEquals(r.getBody(), LoopbackNetty.get(browser, "/orders", cookie).getBody(), "stable per session");
   }
 
   @Test
   void springSecuritysAnonymousAuthenticationIsNotALoginAtTheEdge() {
     WebClient browser = edge(new AnonymousAuthenticationToken("key", "anonymousUser",
         AuthorityUtils.createAuthorityList("ROLE_ANONYMOUS")));
-    ResponseEntity<String> r = get(browser, "/orders", null);
+    ResponseEntity<String> r = LoopbackNetty.get(browser, "/orders", null);
     assertEquals(401, r.getStatusCode().value(), "no token on behalf of 'anonymousUser': " + r.getBody());
   }
 
   @Test
   void anUnauthenticatedPrincipalIsNotALoginAtTheEdge() {
     WebClient browser = edge(UsernamePasswordAuthenticationToken.unauthenticated("mallory", "guess"));
-    ResponseEntity<String> r = get(browser, "/orders", null);
+    ResponseEntity<String> r = LoopbackNetty.get(browser, "/orders", null);
     assertEquals(401, r.getStatusCode().value(), "no token for a login that did not succeed: " + r.getBody());
   }
 }

@@ -2,6 +2,8 @@ package dev.sessionless.propagation.reactive;
 
 import java.net.URI;
 import java.time.Duration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
@@ -10,6 +12,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebHandler;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+import org.springframework.web.server.session.WebSessionManager;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServer;
@@ -26,7 +29,20 @@ final class LoopbackNetty implements AutoCloseable {
 
   /** On event loops of {@code loops} (null: Reactor Netty's shared ones). */
   LoopbackNetty(LoopResources loops, WebHandler handler, WebFilter... filters) {
-    HttpHandler http = WebHttpHandlerBuilder.webHandler(handler).filters(f -> f.addAll(java.util.List.of(filters))).build();
+    this(loops, null, handler, filters);
+  }
+
+  /** With this session manager (null: WebFlux's own in-memory sessions), on Reactor Netty's shared loops. */
+  static LoopbackNetty withSessions(WebSessionManager sessions, WebHandler handler, WebFilter... filters) {
+    return new LoopbackNetty(null, sessions, handler, filters);
+  }
+
+  private LoopbackNetty(LoopResources loops, WebSessionManager sessions, WebHandler handler, WebFilter... filters) {
+    WebHttpHandlerBuilder builder = WebHttpHandlerBuilder.webHandler(handler).filters(f -> f.addAll(java.util.List.of(filters)));
+    if (sessions != null) {
+      builder.sessionManager(sessions);
+    }
+    HttpHandler http = builder.build();
     HttpServer s = HttpServer.create().host("127.0.0.1").port(0);
     server = (loops == null ? s : s.runOn(loops)).handle(new ReactorHttpHandlerAdapter(http))
         .bindNow(Duration.ofSeconds(30));
@@ -47,6 +63,15 @@ final class LoopbackNetty implements AutoCloseable {
       b.filter(f);
     }
     return b.build();
+  }
+
+  /** GET {@code path}, with this {@code Cookie} header (none if null); the answer as text. */
+  static ResponseEntity<String> get(WebClient c, String path, String cookie) {
+    return c.get().uri(path).headers(h -> {
+      if (cookie != null) {
+        h.set(HttpHeaders.COOKIE, cookie);
+      }
+    }).exchangeToMono(r -> r.toEntity(String.class)).block(Duration.ofSeconds(30));
   }
 
   @Override

@@ -37,9 +37,10 @@ import reactor.netty.resources.LoopResources;
  * with a WebClient, and the JWKS served. BlockHound here records instead of throwing, so that
  * the test can show it catches a blocking call put on the event loop (a check that sleeps).
  *
- * <p>One allowance: {@code NativePRNG} reading {@code /dev/urandom} (trace span ids and ECDSA
- * signatures draw on {@code SecureRandom}), a file read that never waits, which BlockHound
- * cannot tell from one that does.
+ * <p>No allowance: trace and span ids come from core's once-seeded DRBG, which reads no file on
+ * the loop (ECDSA signing is deterministic, RFC 6979). The calls are repeated after pauses longer
+ * than {@code NativePRNG}'s 100 ms buffer life, so that ids drawn from the platform default would
+ * read {@code /dev/urandom} on the loop and be caught.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(120)
@@ -59,7 +60,6 @@ class ReactiveNonBlockingTest {
   @BeforeAll
   void install() {
     BlockHound.install(b -> b
-        .allowBlockingCallsInside("sun.security.provider.NativePRNG$RandomIO", "readFully")
         .blockingMethodCallback(m -> BLOCKING.add(m + " on " + Thread.currentThread().getName() + where())));
     loops = LoopResources.create("nonblocking-test", 2, true);
     jwks = new LoopbackNetty(loops, e -> Mono.empty(), JwksWebHandler.builder().keys(edgeKeys).build().at("/jwks.json"));
@@ -126,6 +126,10 @@ class ReactiveNonBlockingTest {
         assertEquals(200, status(orders, token(edge)));
         assertEquals(401, status(orders, unknownKey), "an unknown key: refused, the keyring refreshes on its own thread");
         assertEquals(401, status(orders, "forged.token.x"));
+      }
+      for (int i = 0; i < 3; i++) {
+        Thread.sleep(150); // not a timed assert: a NativePRNG buffer would now be stale, its next draw a file read
+        assertEquals(200, status(orders, token(edge)), "a new trace and a child span id after a pause");
       }
       WebClient keys = LoopbackNetty.client(loops, jwks.root);
       for (int i = 0; i < 5; i++) { // the JWKS endpoint served its first document to the keyring already

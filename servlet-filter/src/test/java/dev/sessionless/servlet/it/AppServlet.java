@@ -1,7 +1,7 @@
 package dev.sessionless.servlet.it;
 
+import dev.sessionless.core.SessionTooLargeException;
 import dev.sessionless.servlet.SessionlessFilter;
-import dev.sessionless.servlet.SessionTooLargeException;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;

@@ -148,11 +148,10 @@ public final class SettingsRules {
   /**
    * The settings {@code b} describes.
    *
-   * @param tooLarge makes the adapter's exception for a state over its budget
    * @throws IllegalStateException if a required option is missing or options contradict
    * @throws IllegalArgumentException if a value is out of range
    */
-  public static Settings of(SessionOptions b, StateBudget.Refusal tooLarge) {
+  public static Settings of(SessionOptions b) {
     if (b.keys == null) {
       throw new IllegalStateException("keys are required");
     }
@@ -244,6 +243,7 @@ public final class SettingsRules {
         (int) inactive.getSeconds(), absolute.getSeconds(), fraction,
         b.newSessionOnBadAttribute,
         b.revocation instanceof RevocationStore ? (RevocationStore) b.revocation : null, b.listener,
-        new StateBudget(budget, compressed, advice, tooLarge), b.log());
+        new StateBudget(budget, compressed, advice + (b.initParameters ? "; maxStateBytes is the init parameter"
+            + " max-state-bytes" : "")), b.log());
   }
 }

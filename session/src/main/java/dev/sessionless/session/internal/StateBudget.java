@@ -1,5 +1,6 @@
 package dev.sessionless.session.internal;
 
+import dev.sessionless.core.SessionTooLargeException;
 import java.util.Map;
 import java.util.zip.Deflater;
 
@@ -13,13 +14,6 @@ import java.util.zip.Deflater;
  * again, exactly). Thread-safe and immutable.
  */
 public final class StateBudget {
-  /** Makes the public exception; keeps this package free of the public one's types. */
-  @FunctionalInterface
-  public interface Refusal {
-    /** The exception for {@code attribute}, which would make the state {@code bytes} long. */
-    RuntimeException tooLarge(String attribute, long bytes, long budget, String advice);
-  }
-
   /** Bytes of metadata besides what each attribute adds ({@code {"c":...,"m":...,"t":{}}}). */
   static final int META_BYTES = 48;
   /** Bytes each attribute adds besides its name, JSON and tag: quotes, colons and commas, twice. */
@@ -28,7 +22,6 @@ public final class StateBudget {
   private final long budget;
   private final boolean compressed;
   private final String advice;
-  private final Refusal refusal;
 
   /**
    * A budget of {@code budget} bytes of state.
@@ -36,12 +29,10 @@ public final class StateBudget {
    * @param compressed whether tokens are compressed (a state over the budget may still fit)
    * @param advice what to tell the developer, for the message
    */
-  public StateBudget(long budget, boolean compressed, String advice, Refusal refusal) {
-    // Field assignments only; the duplicates tool pairs them with RedisServer's constructor: same shape only.
+  public StateBudget(long budget, boolean compressed, String advice) {
     this.budget = budget;
     this.compressed = compressed;
     this.advice = advice;
-    this.refusal = refusal;
   }
 
   /** The budget in bytes of state. */
@@ -53,7 +44,7 @@ public final class StateBudget {
    * Checks the state {@code entries} would have with {@code name} set to {@code json} (tagged
    * {@code tag}).
    *
-   * @throws RuntimeException the public {@code SessionTooLargeException} if it is over the budget
+   * @throws SessionTooLargeException if it is over the budget
    */
   void check(String name, byte[] json, String tag, Map<String, AttributeEntry> entries) {
     long size = META_BYTES + PER_ATTRIBUTE + name.length() + tag.length() + json.length;
@@ -68,7 +59,7 @@ public final class StateBudget {
     if (compressed && deflated(name, json, entries) <= budget) {
       return;
     }
-    throw refusal.tooLarge(name, size, budget, advice);
+    throw new SessionTooLargeException(name, size, budget, advice);
   }
 
   /** About how many bytes the state's values take deflated, metadata included as plain bytes. */

@@ -70,8 +70,7 @@ class ReadmeExampleTest {
         .algorithm(Algorithm.DIR_A256GCM).issuer("https://shop.example").audience("shop").revocation(store).build();
     return new Settings(codec, new AttributeCodec(StateMapper.defaults(), Set.of()), carrier, clock,
         1800, 12 * 3600, 0.5, false, store, SessionlessListener.NONE,
-        new StateBudget(2800, false, "one cookie", (name, bytes, budget, advice) ->
-            new IllegalStateException("session attribute '" + name + "' is over the budget")));
+        new StateBudget(2800, false, "one cookie"));
   }
 
   @Test

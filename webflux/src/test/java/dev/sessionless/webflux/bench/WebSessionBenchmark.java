@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -35,7 +36,10 @@ import org.springframework.web.server.session.WebSessionManager;
  * state), and one that replaces it and commits the response (the token written). Each
  * operation makes its exchange (WebFlux's own, on mock request and response: no server, no
  * network), so "added" is the
- * difference between the two managers. Run by hand:
+ * difference between the two managers. The request path is parsed first, as WebFlux's handler
+ * mapping does on every routed request (the token session reads the context path from it). The
+ * {@code token} parameter adds an uncompressed token beside the default, to show what {@code
+ * DEF} costs. Run by hand:
  *
  * <pre>
  * mvn -B -ntp -q -pl webflux -am test-compile dependency:build-classpath \
@@ -56,13 +60,16 @@ public class WebSessionBenchmark {
   private HttpCookie tokenCookie;
   private HttpCookie memoryCookie;
   private List<String> cart;
+  /** The token format: the default ({@code dir} + A256GCM + {@code DEF}) or uncompressed. */
+  @Param({"default", "uncompressed"})
+  public String token;
 
   /** Two managers, each with a session holding the cart, and the cookie that names it. */
   @Setup
   public void setUp() {
     tokens = SessionlessWebSessionManager.builder()
         .keys(KeySet.of(TokenKey.generate("k1", Algorithm.DIR_A256GCM)))
-        .issuer("https://shop.example").audience("shop").build();
+        .issuer("https://shop.example").audience("shop").compress(!token.equals("uncompressed")).build();
     DefaultWebSessionManager inMemory = new DefaultWebSessionManager();
     inMemory.setSessionStore(new InMemoryWebSessionStore());
     memory = inMemory;
@@ -97,7 +104,10 @@ public class WebSessionBenchmark {
     if (cookie != null) {
       r.cookie(cookie);
     }
-    return new DefaultServerWebExchange(r.build(), new MockServerHttpResponse(), m, CODECS, LOCALES);
+    DefaultServerWebExchange ex =
+        new DefaultServerWebExchange(r.build(), new MockServerHttpResponse(), m, CODECS, LOCALES);
+    ex.getRequest().getPath(); // parsed (and kept) by WebFlux's handler mapping on every routed request
+    return ex;
   }
 
   private static Object read(WebSessionManager m, HttpCookie cookie) {
