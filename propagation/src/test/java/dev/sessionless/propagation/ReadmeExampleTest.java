@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Keeps the README example compiling and true: the code below is the README's, line for line. */
 class ReadmeExampleTest {
@@ -64,6 +65,7 @@ class ReadmeExampleTest {
   }
 
   @Test
+  @Timeout(60)
   void readmeTransactionTokenExampleCarriesSubjectTxnAndTraceToTheTrustDomain() throws Exception {
     KeySet edgeKeys = KeySet.of(TokenKey.generate("edge-2026-11", Algorithm.ES256));
     URI jwksUrl = serve(JwksServlet.builder().keys(edgeKeys).build());

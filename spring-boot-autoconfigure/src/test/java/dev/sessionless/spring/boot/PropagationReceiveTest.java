@@ -198,6 +198,7 @@ class PropagationReceiveTest {
    * the internal profile there, and any token in {@code Authorization}.
    */
   @Test
+  @org.junit.jupiter.api.Timeout(120)
   void theTxnTokenProfileIsOnePropertyAwayAndReadsTheTxnTokenHeader() throws Exception {
     List<String> p = receiving("tomcat", "sessionless.propagation.profile=txn-token");
     p.removeIf(x -> x.startsWith("sessionless.propagation.receive.audience="));
