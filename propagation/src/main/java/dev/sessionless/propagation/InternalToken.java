@@ -1,10 +1,17 @@
 package dev.sessionless.propagation;
 
 import dev.sessionless.core.SessionToken;
+import dev.sessionless.core.TokenException;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A verified internal token, as a downstream service sees it: who it is for (subject, session
@@ -24,9 +31,28 @@ public final class InternalToken {
   private final Instant parentExpiresAt;
   private final Set<String> parentStateNames;
   private final Optional<Instant> authTime;
+  /** The Transaction Token profile's claims; null in the internal profile. */
+  private final Txn txn;
+
+  /** The claims only a Transaction Token has: {@code txn}, {@code scope}, {@code rctx}, {@code tctx}. */
+  record Txn(String id, List<String> scope, Map<String, Object> requestContext, Map<String, Object> context) {
+    Txn {
+      scope = List.copyOf(scope);
+      requestContext = Collections.unmodifiableMap(new LinkedHashMap<>(requestContext));
+      context = Collections.unmodifiableMap(new LinkedHashMap<>(context));
+    }
+  }
+
+  private static final ObjectMapper VALUES = JsonMapper.builder().build();
 
   InternalToken(SessionToken token, String sessionId, List<String> actors, Instant parentExpiresAt,
       Set<String> parentStateNames, Optional<Instant> authTime) {
+    this(token, sessionId, actors, parentExpiresAt, parentStateNames, authTime, null);
+  }
+
+  InternalToken(SessionToken token, String sessionId, List<String> actors, Instant parentExpiresAt,
+      Set<String> parentStateNames, Optional<Instant> authTime, Txn txn) {
+    this.txn = txn;
     this.token = token;
     this.authTime = authTime;
     this.sessionId = sessionId;
@@ -40,7 +66,35 @@ public final class InternalToken {
     return token.issuer();
   }
 
-  /** The audience ({@code aud}): this service. */
+  /** The profile this token was verified as. */
+  public TokenProfile profile() {
+    return txn == null ? TokenProfile.INTERNAL : TokenProfile.TXN_TOKEN;
+  }
+
+  /** The Transaction Token's transaction id ({@code txn}), the same in every re-mint; empty in the internal profile. */
+  public Optional<String> transactionId() {
+    return txn == null ? Optional.empty() : Optional.of(txn.id());
+  }
+
+  /** The Transaction Token's {@code scope} values, in token order; empty in the internal profile. */
+  public Set<String> scope() {
+    return txn == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(txn.scope()));
+  }
+
+  /** The Transaction Token's request context ({@code rctx}), e.g. {@code trace_id}; empty in the internal profile. */
+  public Map<String, Object> requestContext() {
+    return txn == null ? Map.of() : txn.requestContext();
+  }
+
+  /** The state values this token carries, by name: {@code st}, or a Transaction Token's {@code tctx}. */
+  Map<String, Object> stateValues() {
+    return txn == null ? token.toClaims().build().state() : txn.context();
+  }
+
+  /**
+   * The audience ({@code aud}): this service, or in the Transaction Token profile the trust
+   * domain.
+   */
   public String audience() {
     return token.audience();
   }
@@ -83,9 +137,9 @@ public final class InternalToken {
     return parentStateNames;
   }
 
-  /** The names of the state values this token carries. */
+  /** The names of the state values this token carries ({@code st}, or a Transaction Token's {@code tctx}). */
   public Set<String> stateNames() {
-    return token.stateNames();
+    return txn == null ? token.stateNames() : txn.context().keySet();
   }
 
   /**
@@ -94,7 +148,19 @@ public final class InternalToken {
    * @throws dev.sessionless.core.TokenException {@code STATE_MAPPING} if it cannot be read as {@code type}
    */
   public <T> Optional<T> get(String name, Class<T> type) {
-    return token.get(name, type);
+    if (txn == null) {
+      return token.get(name, type);
+    }
+    Object v = txn.context().get(name);
+    if (v == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(type.isInstance(v) ? type.cast(v) : VALUES.convertValue(v, type));
+    } catch (RuntimeException e) {
+      throw new TokenException(TokenException.Reason.STATE_MAPPING,
+          "tctx value '" + name + "' cannot be read as " + type.getName() + ": check the type", e);
+    }
   }
 
   /**
@@ -114,7 +180,7 @@ public final class InternalToken {
   /** Issuer, actors and state names; never the session id, the token or the values. */
   @Override
   public String toString() {
-    return "InternalToken[iss=" + issuer() + ", actors=" + actors + ", state=" + stateNames()
+    return "InternalToken[" + (txn == null ? "" : "txn-token, ") + "iss=" + issuer() + ", actors=" + actors + ", state=" + stateNames()
         + ", exp=" + expiresAt() + "]";
   }
 }

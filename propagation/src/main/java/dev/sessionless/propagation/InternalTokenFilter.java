@@ -69,7 +69,7 @@ public final class InternalTokenFilter implements Filter {
 
   private InternalTokenFilter(Builder b) {
     this.admission = new Admission(b.verifier, b.check, LOG);
-    this.header = b.header;
+    this.header = b.header != null ? b.header : b.verifier.profile().header();
   }
 
   /** A builder; the verifier is required. */
@@ -130,7 +130,7 @@ public final class InternalTokenFilter implements Filter {
   /** Builds an {@link InternalTokenFilter}, checking it at {@link #build()}. Not thread-safe. */
   public static final class Builder {
     private InternalTokenVerifier verifier;
-    private String header = "Authorization";
+    private String header;
     private Predicate<? super InternalToken> check = t -> true;
 
     private Builder() {}
@@ -141,7 +141,8 @@ public final class InternalTokenFilter implements Filter {
       return this;
     }
 
-    /** The header carrying {@code Bearer <token>}; {@code Authorization} if not set. */
+    /** The header carrying the token: by default the verifier's profile's, {@code Authorization}
+     * ({@code Bearer <token>}) or {@code Txn-Token} (the bare token). */
     public Builder header(String name) {
       this.header = BuilderArgs.headerName(name);
       return this;

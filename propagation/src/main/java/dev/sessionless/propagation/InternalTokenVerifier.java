@@ -65,6 +65,7 @@ public final class InternalTokenVerifier {
   private final Clock clock;
   private final Map<String, TokenCodec> byIssuer;
   private final TokenCodec only;
+  private final TokenProfile profile;
   /** {@link #check}; another function only in tests that stand in for a bug on this side. */
   private final Function<SessionToken, InternalToken> checker;
 
@@ -76,7 +77,7 @@ public final class InternalTokenVerifier {
       TokenCodec.Builder codec = TokenCodec.builder().keys(e.getValue()).algorithm(Algorithm.ES256)
           .acceptAlgorithms(Algorithm.ES256, Algorithm.EDDSA).issuer(e.getKey()).audience(b.audience)
           .timeToLive(InternalTokenMinter.DEFAULT_TIME_TO_LIVE).clock(b.clock).clockSkew(b.clockSkew)
-          .maxTokenLength(MAX_TOKEN_LENGTH).tokenType(InternalTokens.TOKEN_TYPE);
+          .maxTokenLength(MAX_TOKEN_LENGTH).tokenType(b.profile.tokenType());
       if (b.revocation != null) {
         codec.revocation(b.revocation);
       }
@@ -84,7 +85,9 @@ public final class InternalTokenVerifier {
     }
     this.byIssuer = Map.copyOf(m);
     this.only = m.size() == 1 ? m.values().iterator().next() : null;
-    this.checker = b.checker;
+    this.profile = b.profile;
+    this.checker = b.checker != null ? b.checker
+        : b.profile == TokenProfile.TXN_TOKEN ? TransactionTokenCheck::check : InternalTokenVerifier::check;
   }
 
   /** A builder; the audience and at least one issuer are required. */
@@ -92,7 +95,12 @@ public final class InternalTokenVerifier {
     return new Builder();
   }
 
-  /** This service's audience. */
+  /** The profile of the tokens this verifier accepts. */
+  public TokenProfile profile() {
+    return profile;
+  }
+
+  /** This service's audience (in the Transaction Token profile, the trust domain). */
   public String audience() {
     return audience;
   }
@@ -118,7 +126,7 @@ public final class InternalTokenVerifier {
       throw new TokenException(Reason.TOO_LARGE,
           "the token is " + token.length() + " characters, over the limit of " + MAX_TOKEN_LENGTH);
     }
-    UnverifiedPeek.requireInternalType(token);
+    UnverifiedPeek.requireType(token, profile);
     TokenCodec codec = only != null ? only : byIssuer.get(UnverifiedPeek.issuer(token));
     if (codec == null) {
       throw new TokenException(Reason.WRONG_ISSUER,
@@ -157,7 +165,6 @@ public final class InternalTokenVerifier {
     if (!(sidClaim instanceof String)) {
       throw new TokenException(Reason.MALFORMED, "the token's sid claim must be a string");
     }
-    String sid = (String) sidClaim;
     List<String> actors = actors(t);
     if (!actors.get(0).equals(t.issuer())) {
       throw new TokenException(Reason.MALFORMED,
@@ -166,14 +173,26 @@ public final class InternalTokenVerifier {
     Map<?, ?> parent = claim(t, InternalTokens.PARENT_CLAIM, Map.class).orElseThrow(() -> new TokenException(
         Reason.MISSING_CLAIM, "an internal token must carry the bounds it was minted in (" + InternalTokens.PARENT_CLAIM
             + "): mint it with InternalTokenMinter"));
+    Bounds b = bounds(t, parent, t.stateNames());
+    return new InternalToken(t, (String) sidClaim, actors, b.exp(), b.stateNames(), t.authTime());
+  }
+
+  /** A token's bounds, checked: its parent's expiry and state names. */
+  record Bounds(Instant exp, Set<String> stateNames) {}
+
+  /**
+   * The one narrowing rule of both profiles: the token's expiry,
+   * state names ({@code names}) and {@code auth_time} stay within the bounds its signer wrote.
+   */
+  static Bounds bounds(SessionToken t, Map<?, ?> parent, Set<String> names) {
     Object exp = parent.get("exp");
-    Object names = parent.get("st");
-    if (!(exp instanceof Number) || !(names instanceof List)) {
+    Object stNames = parent.get("st");
+    if (!(exp instanceof Number) || !(stNames instanceof List)) {
       throw new TokenException(Reason.MALFORMED,
           InternalTokens.PARENT_CLAIM + " must hold a numeric exp and a list of state names st");
     }
     Set<String> parentNames = new LinkedHashSet<>();
-    for (Object n : (List<?>) names) {
+    for (Object n : (List<?>) stNames) {
       if (!(n instanceof String)) {
         throw new TokenException(Reason.MALFORMED, InternalTokens.PARENT_CLAIM + ".st must list names");
       }
@@ -187,7 +206,7 @@ public final class InternalTokenVerifier {
       throw new TokenException(Reason.WIDENED,
           "the token expires after the token it was minted from: a re-mint may only shorten the lifetime");
     }
-    for (String name : t.stateNames()) {
+    for (String name : names) {
       if (!parentNames.contains(name)) {
         throw new TokenException(Reason.WIDENED, "the token carries state value '" + name
             + "', which the token it was minted from did not: a re-mint may only drop state values");
@@ -205,14 +224,14 @@ public final class InternalTokenVerifier {
             + "minted from (or that one had none): a re-mint keeps the login time, never moves it later");
       }
     }
-    return new InternalToken(t, sid, actors, Instant.ofEpochSecond(parentExp), parentNames, authTime);
+    return new Bounds(Instant.ofEpochSecond(parentExp), parentNames);
   }
 
   /**
    * A claim read as {@code type}; one of another type is the sender's malformed token ({@code
    * MALFORMED}), never a {@code STATE_MAPPING} failure on this side.
    */
-  private static <T> Optional<T> claim(SessionToken t, String name, Class<T> type) {
+  static <T> Optional<T> claim(SessionToken t, String name, Class<T> type) {
     try {
       return t.claim(name, type);
     } catch (TokenException e) {
@@ -225,7 +244,7 @@ public final class InternalTokenVerifier {
   }
 
   /** The actor chain, current first, from the nested {@code act} claim. */
-  private static List<String> actors(SessionToken t) {
+  static List<String> actors(SessionToken t) {
     Object act = claim(t, InternalTokens.ACTOR_CLAIM, Map.class).orElseThrow(() -> new TokenException(
         Reason.MISSING_CLAIM, "an internal token must name its actor (act)"));
     List<String> chain = new ArrayList<>();
@@ -244,7 +263,7 @@ public final class InternalTokenVerifier {
   /** The audience and issuers. */
   @Override
   public String toString() {
-    return "InternalTokenVerifier[aud=" + audience + ", issuers=" + byIssuer.keySet() + "]";
+    return "InternalTokenVerifier[aud=" + audience + (profile == TokenProfile.TXN_TOKEN ? ", txn-token" : "") + ", issuers=" + byIssuer.keySet() + "]";
   }
 
   /** Builds an {@link InternalTokenVerifier}, checking it at {@link #build()}. Not thread-safe. */
@@ -254,7 +273,8 @@ public final class InternalTokenVerifier {
     private Clock clock = Clock.systemUTC();
     private Duration clockSkew = Duration.ofSeconds(30);
     private RevocationSource revocation;
-    private Function<SessionToken, InternalToken> checker = InternalTokenVerifier::check;
+    private Function<SessionToken, InternalToken> checker;
+    private TokenProfile profile = TokenProfile.INTERNAL;
 
     private Builder() {}
 
@@ -299,7 +319,20 @@ public final class InternalTokenVerifier {
       return this;
     }
 
-    /** This service's own audience: tokens for any other are refused. Required. */
+    /**
+     * The tokens accepted: {@link TokenProfile#INTERNAL} (the default) or {@link
+     * TokenProfile#TXN_TOKEN}, whose {@link #audience} is the trust domain. A token of the
+     * other profile is refused with {@code WRONG_TOKEN_TYPE}.
+     */
+    public Builder profile(TokenProfile profile) {
+      this.profile = Objects.requireNonNull(profile, "profile");
+      return this;
+    }
+
+    /**
+     * This service's own audience: tokens for any other are refused. In the Transaction Token
+     * profile, the trust domain (the draft's {@code aud}). Required.
+     */
     public Builder audience(String audience) {
       this.audience = BuilderArgs.notEmpty(audience, "audience");
       return this;

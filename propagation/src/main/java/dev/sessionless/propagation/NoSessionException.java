@@ -16,4 +16,9 @@ public final class NoSessionException extends IllegalStateException {
     super("the request has no session: there is no user to call on behalf of; sign the user in first "
         + "(EdgeContextFilter answers such a request 401)");
   }
+
+  /** With another message that says what to do. */
+  NoSessionException(String message) {
+    super(message);
+  }
 }

@@ -33,11 +33,13 @@ public final class OutgoingTokens {
   private final InternalTokenMinter minter;
   private final Map<String, List<String>> grants;
   private final String header;
+  private final Map<String, List<String>> scopes;
 
   private OutgoingTokens(Builder b) {
     this.minter = b.minter;
+    this.scopes = Map.copyOf(b.scopes);
     this.grants = Map.copyOf(b.grants);
-    this.header = b.header;
+    this.header = b.header != null ? b.header : b.minter.profile().header();
   }
 
   /** A builder; the minter and at least one grant are required. */
@@ -45,7 +47,10 @@ public final class OutgoingTokens {
     return new Builder();
   }
 
-  /** The header the token goes in ({@code Authorization} unless set), as {@code Bearer <token>}. */
+  /**
+   * The header the token goes in: unless set, the minter's profile's, {@code Authorization} (as
+   * {@code Bearer <token>}) or {@code Txn-Token} (the bare token).
+   */
   public String header() {
     return header;
   }
@@ -75,10 +80,12 @@ public final class OutgoingTokens {
           + "': add OutgoingTokens.Builder.grant(\"" + audience + "\", stateNames...)");
     }
     if (context.token().isPresent()) {
-      return minter.remint(context.token().get(), audience, names);
+      List<String> scope = scopes.get(audience);
+      return scope == null ? minter.remint(context.token().get(), audience, names)
+          : minter.remint(context.token().get(), audience, names, scope);
     }
     EdgeSession session = context.session().orElseThrow(NoSessionException::new);
-    return minter.mint(session, audience, names);
+    return minter.mint(session, audience, names, context.trace());
   }
 
   /**
@@ -99,7 +106,7 @@ public final class OutgoingTokens {
   public Map<String, String> headersFor(CallContext context, String audience) {
     Objects.requireNonNull(context, "context");
     Map<String, String> h = new LinkedHashMap<>();
-    h.put(header, "Bearer " + tokenFor(context, audience));
+    h.put(header, minter.profile().headerValue(tokenFor(context, audience)));
     h.put(TraceContext.HEADER, context.trace().child().header());
     return h;
   }
@@ -147,7 +154,8 @@ public final class OutgoingTokens {
   public static final class Builder {
     private InternalTokenMinter minter;
     private final Map<String, List<String>> grants = new LinkedHashMap<>();
-    private String header = "Authorization";
+    private final Map<String, List<String>> scopes = new LinkedHashMap<>();
+    private String header;
 
     private Builder() {}
 
@@ -176,7 +184,27 @@ public final class OutgoingTokens {
       return this;
     }
 
-    /** The header for the token, as the callee's {@link InternalTokenFilter} reads it; {@code Authorization} if not set. */
+    /**
+     * In the Transaction Token profile, the {@code scope} of the tokens this service re-mints
+     * for calls to {@code audience}: a subset of the scope it was called with, which a re-mint
+     * may only narrow ({@link InternalTokenMinter#remint(InternalToken, String, Collection,
+     * Collection)}). Without it a re-mint keeps the caller's scope. The edge's tokens take the
+     * minter's {@linkplain InternalTokenMinter.Builder#scope scope}.
+     *
+     * @throws IllegalArgumentException if the audience was given a scope before
+     */
+    public Builder scope(String audience, String... scope) {
+      Objects.requireNonNull(audience, "audience");
+      if (scopes.putIfAbsent(audience, List.of(scope)) != null) {
+        throw new IllegalArgumentException("audience '" + audience + "' was given a scope twice");
+      }
+      return this;
+    }
+
+    /**
+     * The header for the token, as the callee's {@link InternalTokenFilter} reads it; if not
+     * set, the minter's profile's ({@code Authorization} or {@code Txn-Token}).
+     */
     public Builder header(String name) {
       this.header = BuilderArgs.headerName(name);
       return this;

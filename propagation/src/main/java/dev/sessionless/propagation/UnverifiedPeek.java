@@ -25,6 +25,11 @@ final class UnverifiedPeek {
    * codec still checks the verified header exactly.
    */
   static void requireInternalType(String token) {
+    requireType(token, TokenProfile.INTERNAL);
+  }
+
+  /** As {@link #requireInternalType}, for the {@code typ} of {@code profile}. */
+  static void requireType(String token, TokenProfile profile) {
     int a = token.indexOf('.');
     if (a < 0) {
       throw new TokenException(Reason.MALFORMED, "not a compact JWS: expected three parts separated by dots");
@@ -37,10 +42,10 @@ final class UnverifiedPeek {
     } catch (RuntimeException e) {
       throw new TokenException(Reason.MALFORMED, "the token's header is not base64url JSON");
     }
-    if (typ == null || !typ.isString() || !asciiEqualsIgnoreCase(typ.asString(), InternalTokens.TOKEN_TYPE)) {
-      throw new TokenException(Reason.WRONG_TOKEN_TYPE, "an internal token has typ '" + InternalTokens.TOKEN_TYPE
-          + "', and this one does not (a browser session token sent as a bearer token?): send a token minted with "
-          + "InternalTokenMinter or OutgoingTokens");
+    if (typ == null || !typ.isString() || !asciiEqualsIgnoreCase(typ.asString(), profile.tokenType())) {
+      throw new TokenException(Reason.WRONG_TOKEN_TYPE, "this service takes tokens of typ '" + profile.tokenType()
+          + "' (the " + profile.propertyValue() + " profile), and this one is not (a browser session token, or a token "
+          + "of the other profile?): send a token minted with InternalTokenMinter or OutgoingTokens of the same profile");
     }
   }
 

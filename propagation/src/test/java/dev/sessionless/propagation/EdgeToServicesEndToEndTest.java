@@ -41,17 +41,23 @@ import java.util.stream.Collectors;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The issue's proof: a browser session at the edge (the session filter), user journeys edge →
  * orders (A) → billing (B), every tier two real Jetty instances on loopback chosen round-robin;
  * the edge rotates its signing key mid-run and A learns the new key through its JWKS refresh.
  * Zero failed calls, and each journey's log lines in all three services share one trace id.
+ * Run once per {@link TokenProfile}: with Transaction Tokens every service verifies for the
+ * trust domain, the token travels in {@code Txn-Token}, and the subject, {@code txn} and trace id
+ * arrive at billing while the state and scope narrow at each hop.
  */
 class EdgeToServicesEndToEndTest {
   static final String EDGE = "https://edge.example";
   static final String ORDERS = "https://orders.internal";
+  static final String DOMAIN = "shop.trust-domain.example";
   static final int USERS = 4;
 
   private final List<AutoCloseable> open = new ArrayList<>();
@@ -109,7 +115,9 @@ class EdgeToServicesEndToEndTest {
         InternalToken t = InternalTokenFilter.token(req).orElseThrow();
         record(name, "invoice");
         resp.getWriter().write(String.join(",", t.subject().orElse("-"), t.sessionId(),
-            t.get("tenant", String.class).orElse("-"), String.valueOf(t.actors()), String.valueOf(t.stateNames())));
+            t.get("tenant", String.class).orElse("-"), String.valueOf(t.actors()), String.valueOf(t.stateNames()),
+            t.transactionId().orElse("-"), String.valueOf(t.scope()),
+            String.valueOf(t.requestContext().getOrDefault(TransactionTokens.TRACE_ID, "-"))));
       }
     };
   }
@@ -125,7 +133,8 @@ class EdgeToServicesEndToEndTest {
         record(name, "order by " + t.token().keyId());
         HttpResponse<String> r = send(toBilling, billing.next("invoice"));
         resp.setStatus(r.statusCode());
-        resp.getWriter().write(t.token().keyId() + ";" + t.stateNames() + ";" + r.body());
+        resp.getWriter().write(t.token().keyId() + ";" + t.stateNames() + ";" + t.transactionId().orElse("-") + ";"
+            + t.scope() + ";" + r.body());
       }
     };
   }
@@ -162,8 +171,24 @@ class EdgeToServicesEndToEndTest {
     }
   }
 
-  @Test
-  void journeysFlowEdgeToOrdersToBillingThroughAKeyRotationWithoutAFailedCallOneTracePerJourney() throws Exception {
+  /** The verifier of a service named {@code audience} accepting {@code issuer}, in {@code profile}. */
+  static InternalTokenVerifier verifier(TokenProfile profile, String audience, String issuer, KeySource keys) {
+    return InternalTokenVerifier.builder().profile(profile)
+        .audience(profile == TokenProfile.TXN_TOKEN ? DOMAIN : audience).issuer(issuer, keys).build();
+  }
+
+  /** A minter of {@code issuer} in {@code profile}; at the edge with the transactions' scope. */
+  static InternalTokenMinter.Builder minter(TokenProfile profile, String issuer, KeySource keys) {
+    InternalTokenMinter.Builder b = InternalTokenMinter.builder().keys(keys).issuer(issuer).profile(profile);
+    return profile == TokenProfile.TXN_TOKEN ? b.trustDomain(DOMAIN) : b;
+  }
+
+  @ParameterizedTest
+  @EnumSource(TokenProfile.class)
+  @Timeout(300)
+  void journeysFlowEdgeToOrdersToBillingThroughAKeyRotationWithoutAFailedCallOneTracePerJourney(TokenProfile profile)
+      throws Exception {
+    boolean txn = profile == TokenProfile.TXN_TOKEN;
     // The edge's internal signing keys: live, so they can rotate while journeys run.
     Instant start = Instant.now();
     TokenKey edge1 = TokenKey.generate("edge-1", Algorithm.ES256);
@@ -178,29 +203,31 @@ class EdgeToServicesEndToEndTest {
     List<URI> billingUris = new ArrayList<>();
     for (int i = 1; i <= 2; i++) {
       Keyring ordersPublic = open(Keyring.builder().jwksUrl(ordersJwks.uri).httpAllowInsecurePlainHttp(true).build());
-      InternalTokenFilter in = InternalTokenFilter.builder().verifier(InternalTokenVerifier.builder()
-          .audience("billing").issuer(ORDERS, ordersPublic).build()).build();
+      InternalTokenFilter in = InternalTokenFilter.builder().verifier(verifier(profile, "billing", ORDERS, ordersPublic))
+          .build();
       billingUris.add(serve(in, null, billing("billing-" + i)).root);
     }
     // Orders: two instances, each learning the edge's keys through its own keyring (refreshing
     // as the JWKS max-age of one second asks, within bounds lowered for the test).
     List<URI> ordersUris = new ArrayList<>();
     List<Keyring> ordersKeyrings = new ArrayList<>();
-    OutgoingTokens ordersOut = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(orderKeys)
-        .algorithm(Algorithm.EDDSA).issuer(ORDERS).build()).grant("billing", "tenant").build();
+    OutgoingTokens.Builder ordersOutBuilder = OutgoingTokens.builder()
+        .minter(minter(profile, ORDERS, orderKeys).algorithm(Algorithm.EDDSA).build()).grant("billing", "tenant");
+    OutgoingTokens ordersOut = (txn ? ordersOutBuilder.scope("billing", "checkout") : ordersOutBuilder).build();
     for (int i = 1; i <= 2; i++) {
       Keyring edgePublic = open(Keyring.builder().jwksUrl(edgeJwks.uri).httpAllowInsecurePlainHttp(true)
           .httpRefreshBounds(Duration.ofMillis(200), Duration.ofSeconds(1)).build());
       ordersKeyrings.add(edgePublic);
-      InternalTokenFilter in = InternalTokenFilter.builder().verifier(InternalTokenVerifier.builder()
-          .audience("orders").issuer(EDGE, edgePublic).build()).build();
+      InternalTokenFilter in = InternalTokenFilter.builder().verifier(verifier(profile, "orders", EDGE, edgePublic))
+          .build();
       HttpClient toBilling = ordersOut.httpClient(HttpClient.newHttpClient(), "billing");
       ordersUris.add(serve(in, null, orders("orders-" + i, toBilling, new RoundRobin(billingUris))).root);
     }
     // The edge: two instances sharing the browser-session keys and the internal signing keys.
     KeySet sessionKeys = KeySet.of(TokenKey.generate("browser-1", Algorithm.DIR_A256GCM));
-    OutgoingTokens edgeOut = OutgoingTokens.builder().minter(InternalTokenMinter.builder().keys(edgeSource)
-        .issuer(EDGE).build()).grant("orders", "tenant", "cart").build();
+    InternalTokenMinter.Builder edgeMinter = minter(profile, EDGE, edgeSource);
+    OutgoingTokens edgeOut = OutgoingTokens.builder().minter((txn ? edgeMinter.scope("checkout", "browse") : edgeMinter)
+        .build()).grant("orders", "tenant", "cart").build();
     List<URI> edgeUris = new ArrayList<>();
     for (int i = 1; i <= 2; i++) {
       SessionlessFilter sessions = SessionlessFilter.builder().keys(sessionKeys).issuer(EDGE).audience("shop").build();
@@ -233,13 +260,22 @@ class EdgeToServicesEndToEndTest {
             failures.add(r.statusCode() + " " + r.body());
             continue;
           }
-          String[] parts = r.body().split(";", 4);   // trace; kid; state at orders; billing's answer
+          // trace; kid; state, txn and scope at orders; billing's answer
+          String[] parts = r.body().split(";", 6);
           journeys.put(parts[0], user);
           kidsSeen.add(parts[1]);
           warmedUp.countDown();
           assertEquals("[tenant, cart]", parts[2], "the edge's grant: csrf stays at the edge");
-          assertTrue(parts[3].startsWith(user + ",") && parts[3].endsWith(",t-" + user + ",[" + ORDERS + ", " + EDGE
-              + "],[tenant]"), parts[3]);
+          String atBilling = ",t-" + user + ",[" + ORDERS + ", " + EDGE + "],[tenant],";
+          assertTrue(parts[5].startsWith(user + ",") && parts[5].contains(atBilling), parts[5]);
+          if (txn) {
+            assertEquals(36, parts[3].length(), "a txn at orders: " + parts[3]);
+            assertEquals("[checkout, browse]", parts[4], "the edge's scope");
+            assertTrue(parts[5].endsWith(atBilling + parts[3] + ",[checkout]," + parts[0]),
+                "the same txn at billing, the scope narrowed by orders, the edge's trace id in rctx: " + parts[5]);
+          } else {
+            assertTrue(parts[5].endsWith(atBilling + "-,[],-"), parts[5]);
+          }
         }
         return null;
       }));

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Keeps the README example compiling and true: the code below is the README's, line for line. */
 class ReadmeExampleTest {
@@ -64,11 +65,44 @@ class ReadmeExampleTest {
   }
 
   @Test
+  @Timeout(60)
+  void readmeTransactionTokenExampleCarriesSubjectTxnAndTraceToTheTrustDomain() throws Exception {
+    KeySet edgeKeys = KeySet.of(TokenKey.generate("edge-2026-11", Algorithm.ES256));
+    URI jwksUrl = serve(JwksServlet.builder().keys(edgeKeys).build());
+    EdgeSession session = EdgeSession.builder().sessionId("s-1").subject("alice").put("ticker", "MSFT").build();
+    TraceContext trace = TraceContext.newTrace();
+    // readme-txn:start
+    InternalTokenMinter edge = InternalTokenMinter.builder().keys(edgeKeys).issuer("https://edge.example")
+        .profile(TokenProfile.TXN_TOKEN).trustDomain("trust-domain.example").scope("trade.stocks").build();
+    String txnToken = edge.mint(session, "orders", Set.of("ticker"), trace);   // aud = the trust domain
+    // In any service of the trust domain, from the Txn-Token header:
+    InternalTokenVerifier verifier = InternalTokenVerifier.builder().profile(TokenProfile.TXN_TOKEN)
+        .audience("trust-domain.example").issuer("https://edge.example", edgePublic(jwksUrl)).build();
+    InternalToken txn = verifier.verify(txnToken);   // txn.transactionId(), scope(), requestContext()
+    // readme-txn:end
+    assertEquals("alice", txn.subject().orElseThrow());
+    assertEquals(Set.of("trade.stocks"), txn.scope());
+    assertEquals(trace.traceId(), txn.requestContext().get(TransactionTokens.TRACE_ID));
+    assertEquals("MSFT", txn.get("ticker", String.class).orElseThrow());
+  }
+
+  Keyring edgePublic(URI jwksUrl) {
+    Keyring k = Keyring.builder().jwksUrl(jwksUrl).httpAllowInsecurePlainHttp(true).build();
+    open.add(k);
+    return k;
+  }
+
+  @Test
   void readmeShowsExactlyTheCodeThisTestRuns() throws Exception {
     List<String> tested = ReadmeBlocks.java(
         Path.of("src/test/java/dev/sessionless/propagation/ReadmeExampleTest.java"), "readme-example");
     List<String> shown = ReadmeBlocks.markdown(Path.of("README.md"), "readme-example");
     assertFalse(shown.isEmpty(), "README.md has no readme-example block");
     assertEquals(tested, shown, "README.md drifted from ReadmeExampleTest");
+    List<String> txnTested = ReadmeBlocks.java(
+        Path.of("src/test/java/dev/sessionless/propagation/ReadmeExampleTest.java"), "readme-txn");
+    assertFalse(txnTested.isEmpty());
+    assertEquals(txnTested, ReadmeBlocks.markdown(Path.of("README.md"), "readme-txn"),
+        "README.md's Transaction Token block drifted from ReadmeExampleTest");
   }
 }

@@ -79,11 +79,12 @@ public final class Admission {
   }
 
   /**
-   * Decides on a request whose token header has {@code headerValue} (null if absent), logging
+   * Decides on a request whose token header has {@code headerValue} (null if absent; {@code
+   * Bearer <token>} or, in the Transaction Token profile, the bare token), logging
    * the reason of a refusal at DEBUG and a failure on this side at ERROR.
    */
   public Decision decide(String headerValue, TraceContext trace) {
-    String token = bearer(headerValue);
+    String token = verifier.profile().tokenOf(headerValue);
     if (token == null) {
       log.log(System.Logger.Level.DEBUG, "trace={0}: no internal token presented", trace.traceId());
       return refused(MISSING);

@@ -57,7 +57,7 @@ public final class InternalTokenWebFilter implements WebFilter {
 
   private InternalTokenWebFilter(Builder b) {
     this.admission = new Admission(b.verifier, b.check, LOG);
-    this.header = b.header;
+    this.header = b.header != null ? b.header : b.verifier.profile().header();
   }
 
   /** A builder; the verifier is required. */
@@ -107,7 +107,7 @@ public final class InternalTokenWebFilter implements WebFilter {
   /** Builds an {@link InternalTokenWebFilter}, checking it at {@link #build()}. Not thread-safe. */
   public static final class Builder {
     private InternalTokenVerifier verifier;
-    private String header = "Authorization";
+    private String header;
     private Predicate<? super InternalToken> check = t -> true;
 
     private Builder() {}
@@ -119,7 +119,8 @@ public final class InternalTokenWebFilter implements WebFilter {
     }
 
     /**
-     * The header carrying {@code Bearer <token>}; {@code Authorization} if not set.
+     * The header carrying the token: by default the verifier's profile's, {@code Authorization}
+     * ({@code Bearer <token>}) or {@code Txn-Token} (the bare token).
      *
      * @throws IllegalArgumentException if it is blank
      */

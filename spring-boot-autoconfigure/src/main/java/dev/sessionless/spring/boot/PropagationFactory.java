@@ -7,6 +7,7 @@ import dev.sessionless.core.TokenKey;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.propagation.InternalTokenMinter;
 import dev.sessionless.propagation.InternalTokenVerifier;
+import dev.sessionless.propagation.TokenProfile;
 import dev.sessionless.propagation.OutgoingTokens;
 import java.net.URI;
 import java.time.Instant;
@@ -97,10 +98,20 @@ final class PropagationFactory {
    */
   public static InternalTokenVerifier verifier(PropagationReceiveProperties p, InternalTokenIssuers issuers,
       RevocationSource revocation) {
+    return verifier(p, issuers, revocation, TokenProfile.INTERNAL);
+  }
+
+  /**
+   * As {@link #verifier(PropagationReceiveProperties, InternalTokenIssuers, RevocationSource)},
+   * for tokens of {@code profile} ({@code sessionless.propagation.profile}, see {@link #profile}).
+   */
+  public static InternalTokenVerifier verifier(PropagationReceiveProperties p, InternalTokenIssuers issuers,
+      RevocationSource revocation, TokenProfile profile) {
     if (p.getAudience() == null || p.getAudience().isBlank()) {
-      throw new IllegalStateException(RECEIVE + "audience must not be empty: this service's name in aud");
+      throw new IllegalStateException(RECEIVE + "audience must not be empty: this service's name in aud"
+          + " (with sessionless.propagation.profile=txn-token, the trust domain)");
     }
-    InternalTokenVerifier.Builder b = InternalTokenVerifier.builder().audience(p.getAudience());
+    InternalTokenVerifier.Builder b = InternalTokenVerifier.builder().profile(profile).audience(p.getAudience());
     issuers.keyrings().forEach(b::issuer);
     if (revocation != null) {
       b.revocation(revocation);
@@ -190,12 +201,46 @@ final class PropagationFactory {
    * @throws IllegalStateException naming the property when the time to live is out of range
    */
   public static InternalTokenMinter minter(PropagationSendProperties p, InternalTokenSigningKeys keys) {
+    return minter(p, keys, TokenProfile.INTERNAL);
+  }
+
+  /**
+   * As {@link #minter(PropagationSendProperties, InternalTokenSigningKeys)}, for tokens of
+   * {@code profile}: with {@code txn-token}, {@code send.trust-domain} is required and {@code
+   * send.scope} is the scope of the tokens minted at the edge.
+   *
+   * @throws IllegalStateException naming the property when the time to live is out of range, or
+   *     the trust domain or scope do not fit the profile
+   */
+  public static InternalTokenMinter minter(PropagationSendProperties p, InternalTokenSigningKeys keys,
+      TokenProfile profile) {
     try {
-      return InternalTokenMinter.builder().keys(keys.keyring()).algorithm(keys.algorithm()).issuer(p.getIssuer())
-          .timeToLive(p.getTimeToLive()).build();
-    } catch (IllegalArgumentException e) {
+      InternalTokenMinter.Builder b = InternalTokenMinter.builder().keys(keys.keyring()).algorithm(keys.algorithm())
+          .issuer(p.getIssuer()).timeToLive(p.getTimeToLive()).profile(profile);
+      if (p.getTrustDomain() != null) {
+        b.trustDomain(p.getTrustDomain());
+      }
+      if (!p.getScope().isEmpty()) {
+        b.scope(p.getScope().toArray(String[]::new));
+      }
+      return b.build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
       throw new IllegalStateException("sessionless.propagation.send: " + e.getMessage()
-          + " (issuer, time-to-live)", e);
+          + " (issuer, time-to-live, trust-domain, scope)", e);
+    }
+  }
+
+  /**
+   * The profile {@code sessionless.propagation.profile} names.
+   *
+   * @throws IllegalStateException naming the property when it is neither {@code internal} nor
+   *     {@code txn-token}
+   */
+  public static TokenProfile profile(SessionlessPropagationProperties p) {
+    try {
+      return TokenProfile.fromPropertyValue(p.getProfile());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("sessionless.propagation.profile: " + e.getMessage(), e);
     }
   }
 
@@ -210,7 +255,10 @@ final class PropagationFactory {
           + "grants.AUDIENCE=STATE,NAMES for each callee (e.g. " + SEND + "grants.orders=cart,tenant), or define"
           + " your own OutgoingTokens bean");
     }
-    OutgoingTokens.Builder b = OutgoingTokens.builder().minter(minter).header(p.getHeader());
+    OutgoingTokens.Builder b = OutgoingTokens.builder().minter(minter);
+    if (p.configuredHeader() != null) {
+      b.header(p.configuredHeader());
+    }
     p.getGrants().forEach((audience, names) -> b.grant(audience, names));
     return b.build();
   }

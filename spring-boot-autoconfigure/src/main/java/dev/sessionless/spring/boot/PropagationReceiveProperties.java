@@ -10,8 +10,9 @@ import java.util.List;
  */
 public class PropagationReceiveProperties {
   /**
-   * This service's own name, the aud every internal token it accepts must carry. Setting it
-   * turns the receiving side on (the verifier and the filter).
+   * This service's own name, the aud every internal token it accepts must carry (with the
+   * txn-token profile, the trust domain). Setting it turns the receiving side on (the verifier
+   * and the filter).
    */
   private String audience;
 
@@ -21,8 +22,11 @@ public class PropagationReceiveProperties {
    */
   private List<Issuer> issuers = new ArrayList<>();
 
-  /** The request header carrying "Bearer TOKEN". */
-  private String header = "Authorization";
+  /**
+   * The request header carrying the token; unless set, the profile's: Authorization ("Bearer
+   * TOKEN") or Txn-Token (the bare token).
+   */
+  private String header;
 
   /**
    * The URL patterns (servlet mapping syntax) that require an internal token; every request
@@ -59,8 +63,13 @@ public class PropagationReceiveProperties {
     this.issuers = issuers;
   }
 
-  /** The header carrying the token. */
+  /** The header carrying the token: the one set, else Authorization (the internal profile's). */
   public String getHeader() {
+    return header != null ? header : "Authorization";
+  }
+
+  /** The header set, or null when left to the token profile's. */
+  String configuredHeader() {
     return header;
   }
 

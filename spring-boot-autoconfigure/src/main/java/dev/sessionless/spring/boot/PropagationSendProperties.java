@@ -2,6 +2,7 @@ package dev.sessionless.spring.boot;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +36,20 @@ public class PropagationSendProperties {
    */
   private Map<String, List<String>> grants = new LinkedHashMap<>();
 
-  /** The request header outgoing tokens travel in, as "Bearer TOKEN". */
-  private String header = "Authorization";
+  /**
+   * The request header outgoing tokens travel in; unless set, the profile's: Authorization (as
+   * "Bearer TOKEN") or Txn-Token (the bare token).
+   */
+  private String header;
+
+  /** With the txn-token profile: the trust domain, the aud of every token minted. */
+  private String trustDomain;
+
+  /**
+   * With the txn-token profile: the scope of the tokens minted at the edge (e.g. trade.stocks);
+   * a service that only re-mints passes its caller's on.
+   */
+  private List<String> scope = new ArrayList<>();
 
   /**
    * The session attribute holding the user id (a String), carried as sub; when not set, the
@@ -103,8 +116,33 @@ public class PropagationSendProperties {
     this.grants = grants;
   }
 
-  /** The outgoing header. */
+  /** The trust domain of the txn-token profile. */
+  public String getTrustDomain() {
+    return trustDomain;
+  }
+
+  /** Sets the trust domain of the txn-token profile. */
+  public void setTrustDomain(String trustDomain) {
+    this.trustDomain = trustDomain;
+  }
+
+  /** The scope of the txn-token profile's tokens minted at the edge. */
+  public List<String> getScope() {
+    return scope;
+  }
+
+  /** Sets the scope of the txn-token profile's tokens minted at the edge. */
+  public void setScope(List<String> scope) {
+    this.scope = scope;
+  }
+
+  /** The outgoing header: the one set, else Authorization (the internal profile's). */
   public String getHeader() {
+    return header != null ? header : "Authorization";
+  }
+
+  /** The header set, or null when left to the token profile's. */
+  String configuredHeader() {
     return header;
   }
 

@@ -66,7 +66,8 @@ final class PropagationTokenBeans {
     @ConditionalOnMissingBean
     InternalTokenVerifier sessionlessInternalTokenVerifier(SessionlessPropagationProperties properties,
         InternalTokenIssuers issuers, ObjectProvider<RevocationSource> revocation) {
-      return PropagationFactory.verifier(properties.getReceive(), issuers, RevocationFactory.single(revocation));
+      return PropagationFactory.verifier(properties.getReceive(), issuers, RevocationFactory.single(revocation),
+          PropagationFactory.profile(properties));
     }
   }
 
@@ -87,7 +88,7 @@ final class PropagationTokenBeans {
     InternalTokenMinter sessionlessInternalTokenMinter(SessionlessPropagationProperties properties,
         InternalTokenSigningKeys keys, SessionlessProperties session, Environment environment) {
       PropagationFactory.refuseIssuerCollision(properties, session, environment);
-      return PropagationFactory.minter(properties.getSend(), keys);
+      return PropagationFactory.minter(properties.getSend(), keys, PropagationFactory.profile(properties));
     }
   }
 

@@ -71,7 +71,11 @@ public class SessionlessPropagationAutoConfiguration {
     @ConditionalOnMissingBean
     InternalTokenFilter sessionlessInternalTokenFilter(SessionlessPropagationProperties properties,
         InternalTokenVerifier verifier) {
-      return InternalTokenFilter.builder().verifier(verifier).header(properties.getReceive().getHeader()).build();
+      InternalTokenFilter.Builder b = InternalTokenFilter.builder().verifier(verifier);
+      if (properties.getReceive().configuredHeader() != null) {
+        b.header(properties.getReceive().configuredHeader());
+      }
+      return b.build();
     }
 
     /** Registers the filter for the configured URL patterns, before Spring Security. */

@@ -26,8 +26,26 @@ public class SessionlessPropagationProperties {
   @NestedConfigurationProperty
   private final PropagationSendProperties send = new PropagationSendProperties();
 
+  /**
+   * Which tokens this service mints and accepts, the same on every service of the deployment:
+   * "internal" (the project's own profile, in Authorization) or "txn-token" (OAuth Transaction
+   * Tokens, in Txn-Token, with aud the trust domain: then receive.audience is the trust domain,
+   * and a sender needs send.trust-domain, and at the edge send.scope).
+   */
+  private String profile = "internal";
+
   /** Used by Spring. */
   public SessionlessPropagationProperties() {}
+
+  /** The token profile: {@code internal} or {@code txn-token}. */
+  public String getProfile() {
+    return profile;
+  }
+
+  /** Sets the token profile: {@code internal} or {@code txn-token}. */
+  public void setProfile(String profile) {
+    this.profile = profile;
+  }
 
   /** The receiving side. */
   public PropagationReceiveProperties getReceive() {

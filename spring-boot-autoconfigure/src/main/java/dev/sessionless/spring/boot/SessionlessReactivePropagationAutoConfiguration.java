@@ -79,7 +79,11 @@ public class SessionlessReactivePropagationAutoConfiguration {
     WebFilter sessionlessInternalTokenWebFilter(InternalTokenVerifier verifier,
         SessionlessPropagationProperties properties) {
       PropagationReceiveProperties p = properties.getReceive();
-      InternalTokenWebFilter filter = InternalTokenWebFilter.builder().verifier(verifier).header(p.getHeader()).build();
+      InternalTokenWebFilter.Builder b = InternalTokenWebFilter.builder().verifier(verifier);
+      if (p.configuredHeader() != null) {
+        b.header(p.configuredHeader());
+      }
+      InternalTokenWebFilter filter = b.build();
       if (p.getUrlPatterns().isEmpty() || p.getUrlPatterns().stream().anyMatch(s -> s == null || s.isBlank())) {
         throw new IllegalStateException("sessionless.propagation.receive.url-patterns is empty: list the paths"
             + " that require an internal token (e.g. /internal/*), or leave it unset for every request (/*)");

@@ -192,6 +192,32 @@ class PropagationReceiveTest {
     assertEquals("Bearer", none.headers().firstValue("WWW-Authenticate").orElseThrow());
   }
 
+  /**
+   * {@code sessionless.propagation.profile=txn-token}: the same receiving service verifies
+   * Transaction Tokens for its trust domain, read from {@code Txn-Token}, and refuses a token of
+   * the internal profile there, and any token in {@code Authorization}.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void theTxnTokenProfileIsOnePropertyAwayAndReadsTheTxnTokenHeader() throws Exception {
+    List<String> p = receiving("tomcat", "sessionless.propagation.profile=txn-token");
+    p.removeIf(x -> x.startsWith("sessionless.propagation.receive.audience="));
+    p.add("sessionless.propagation.receive.audience=shop.example");
+    KeySet keys = KeySet.fromJwks(Files.readString(edgeKeys));
+    InternalTokenMinter txnEdge = InternalTokenMinter.builder().keys(keys).issuer(EDGE)
+        .profile(dev.sessionless.propagation.TokenProfile.TXN_TOKEN).trustDomain("shop.example").scope("shop").build();
+    String txnToken = txnEdge.mint(session("alice").build(), "orders", Set.of("cart"));
+    try (Instance service = Instance.start(OrdersApp.class, p.toArray(new String[0]))) {
+      URI whoami = service.uri("/internal/whoami");
+      HttpResponse<String> ok = call(whoami, "GET", null, "Txn-Token", txnToken);
+      assertEquals(200, ok.statusCode(), ok.body());
+      assertTrue(ok.body().startsWith("alice "), ok.body());
+      assertEquals(401, call(whoami, "GET", txnToken).statusCode(), "Authorization is not the profile's header");
+      assertEquals(401, call(whoami, "GET", null, "Txn-Token", token(session("alice").build())).statusCode(),
+          "a token of the internal profile");
+    }
+  }
+
   @Test
   void aTokenWithoutASubjectIsAuthenticatedWithoutAPrincipal() throws Exception {
     EdgeSession anonymous = EdgeSession.builder().sessionId(UUID.randomUUID().toString()).put("cart", "book").build();
