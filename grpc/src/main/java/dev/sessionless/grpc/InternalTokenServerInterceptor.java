@@ -20,8 +20,9 @@ import java.util.function.Function;
 
 /**
  * The receiving side of a gRPC service: every call must carry an internal token for this
- * service in its metadata ({@code authorization: Bearer <token>} unless another header is
- * configured, the rule of the servlet {@code InternalTokenFilter}), which {@link
+ * service in its metadata ({@code authorization: Bearer <token>}, or the bare token in {@code
+ * txn-token} when the verifier's profile is Transaction Tokens, unless another header is
+ * configured: the rule of the servlet {@code InternalTokenFilter}), which {@link
  * InternalTokenVerifier} checks. The service code then finds the verified token and trace
  * through {@link GrpcCallContext} (gRPC's {@code Context}) and {@link CallContext#current()}.
  *
@@ -64,7 +65,7 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
 
   private InternalTokenServerInterceptor(Builder b) {
     this.verifier = b.verifier;
-    this.header = MetadataKeys.of(b.header);
+    this.header = MetadataKeys.of(b.header != null ? b.header : b.verifier.profile().header());
   }
 
   /** A builder; the verifier is required. */
@@ -82,7 +83,7 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
       LOG.log(System.Logger.Level.DEBUG, "trace={0}: more than one internal token in the call''s metadata", trace.traceId());
       return refuse(call, Status.UNAUTHENTICATED.withDescription(TokenException.Reason.MALFORMED.name()));
     }
-    String token = bearer(headers.get(header));
+    String token = verifier.profile().tokenOf(headers.get(header)); // Bearer, or a bare Txn-Token
     if (token == null) {
       LOG.log(System.Logger.Level.DEBUG, "trace={0}: no internal token in the call''s metadata", trace.traceId());
       return refuse(call, Status.UNAUTHENTICATED.withDescription(MISSING_TOKEN));
@@ -173,19 +174,6 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
     return it.hasNext();
   }
 
-  /** The token of {@code Bearer <token>} (the scheme in any case, one token68), else null. */
-  static String bearer(String value) {
-    if (value == null) {
-      return null;
-    }
-    int space = value.indexOf(' ');
-    if (space != 6 || !value.substring(0, space).equalsIgnoreCase("bearer")) {
-      return null;
-    }
-    String rest = value.substring(space + 1).strip();
-    return rest.isEmpty() || rest.contains(" ") ? null : rest;
-  }
-
   /** The header and the verifier. */
   @Override
   public String toString() {
@@ -195,7 +183,7 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
   /** Builds an {@link InternalTokenServerInterceptor}, checking it at {@link #build()}. Not thread-safe. */
   public static final class Builder {
     private InternalTokenVerifier verifier;
-    private String header = "authorization";
+    private String header;
 
     private Builder() {}
 
@@ -206,8 +194,10 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
     }
 
     /**
-     * The metadata key carrying {@code Bearer <token>}, as the callers' {@code
-     * OutgoingTokens.header} names it (any case); {@code authorization} if not set.
+     * The metadata key carrying the token, as the callers' {@code OutgoingTokens.header} names it
+     * (any case); if not set, the verifier's profile's: {@code authorization} with {@code Bearer
+     * <token>} ({@code TokenProfile.INTERNAL}) or {@code txn-token} with the bare token ({@code
+     * TokenProfile.TXN_TOKEN}).
      *
      * @throws IllegalArgumentException for a binary ({@code -bin}) or pseudo-header key
      */
