@@ -3,6 +3,7 @@ package dev.sessionless.redis;
 import dev.sessionless.core.internal.BuilderChecks;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.TokenException;
+import dev.sessionless.redis.internal.Connections;
 import dev.sessionless.redis.internal.Entries;
 import dev.sessionless.redis.internal.RedisKeyspace;
 import dev.sessionless.redis.internal.Staleness;
@@ -10,6 +11,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -17,18 +19,22 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * A {@link RevocationStore} shared by every node through Redis. Each node keeps a local copy in
  * memory and answers {@link #isRevoked} and {@link #notBefore} from it only (one hash look-up,
- * no I/O on the request path). A revocation is written to Redis (as a key that expires, by a
- * Redis TTL, when the tokens it revokes have expired, so Redis stays bounded too), applied to
- * this node's copy at once, and published; every node subscribed to the channel applies it
- * within milliseconds. Polling is the fallback: every {@link Builder#pollInterval poll
- * interval}, and whenever the subscription is (re-)established, a node reads every entry from
- * Redis, so a missed message is picked up within one interval. The revocation lag is therefore
- * the publish latency while the subscription is up, at most the poll interval otherwise.
+ * no I/O on the request path). A revocation is written to Redis (into a sorted set scored by
+ * the instant the tokens it revokes have expired, trimmed by then, so Redis stays bounded too),
+ * applied to this node's copy at once, and published; every node subscribed to the channel
+ * applies it within milliseconds. Polling is the fallback: every {@link Builder#pollInterval
+ * poll interval}, and whenever the subscription is (re-)established, a node reads what changed
+ * since its last read (an index by change number: O(new revocations), no keyspace scan), so a
+ * missed message is picked up within one interval. A node reads everything live once, at start
+ * (O(live revocations)). The revocation lag is therefore the publish latency while the
+ * subscription is up, at most the poll interval otherwise. Works on a single server and on a
+ * Redis Cluster ({@link Builder#clusterNodes}): every structure shares one hash tag, so one
+ * slot.
  *
  * <pre>{@code
  * RedisRevocations revocations = RedisRevocations.builder()
@@ -67,7 +73,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     FAIL_CLOSED
   }
 
-  private final RedisClient client;
+  private final UnifiedJedis client;
   private final RevocationStore local;
   private final RedisKeyspace keyspace;
   private final ScheduledExecutorService poller;
@@ -80,7 +86,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
 
   private RedisRevocations(Builder b) {
     this.staleness = new Staleness(b.clock, b.staleBound, b.onStale == OnStale.FAIL_CLOSED);
-    this.client = RedisClient.create(b.uri);
+    this.client = Connections.connect(b.uri, b.clusterNodes);
     this.local = RevocationStore.inMemory(b.clock);
     this.keyspace = new RedisKeyspace(client, b.prefix);
     try {
@@ -202,7 +208,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
   }
 
-  /** How many full reads of the list from Redis this node has made (at start, by polling, on subscribe). */
+  /** How many successful reads from Redis this node has made (the full one at start, then each poll, also on subscribe). */
   public long syncCount() {
     return staleness.syncCount();
   }
@@ -229,9 +235,9 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
   }
 
-  /** Reads every entry under the prefix into the local copy. */
+  /** Reads what changed since the last read (everything, the first time) into the local copy. */
   private void sync() {
-    keyspace.readAll(local);
+    keyspace.readChanges(local);
     staleness.synced();
   }
 
@@ -259,6 +265,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   /** Configures {@link RedisRevocations}; each option may be set once. Not thread-safe. */
   public static final class Builder {
     private URI uri;
+    private List<URI> clusterNodes;
     private String prefix;
     private Duration pollInterval;
     private Clock clock;
@@ -280,7 +287,26 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
       return this;
     }
 
-    /** The prefix of every key and of the channel; {@code sessionless:revocation:} if not set. */
+    /**
+     * A Redis Cluster instead of a single server: the addresses of some of its masters (any one
+     * that answers is enough to learn the others), e.g. {@code redis://10.0.0.1:6379}, all with
+     * the same credentials. Either this or {@link #uri}.
+     */
+    public Builder clusterNodes(String... uris) {
+      once(this.clusterNodes, "clusterNodes");
+      List<URI> nodes = new java.util.ArrayList<>();
+      for (String u : Objects.requireNonNull(uris, "uris")) {
+        nodes.add(URI.create(Objects.requireNonNull(u, "uri")));
+      }
+      this.clusterNodes = List.copyOf(nodes);
+      return this;
+    }
+
+    /**
+     * The prefix of every structure and of the channel, inside braces (the hash tag: on a
+     * cluster every structure shares one slot), e.g. {@code {sessionless:revocation:}expiry};
+     * {@code sessionless:revocation:} if not set. No braces in it.
+     */
     public Builder keyPrefix(String prefix) {
       once(this.prefix, "keyPrefix");
       this.prefix = Objects.requireNonNull(prefix, "prefix");
@@ -339,15 +365,25 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
      * @throws RuntimeException Jedis's exception if Redis cannot be read at start
      */
     public RedisRevocations build() {
-      if (uri == null) {
-        throw new IllegalStateException("uri is required, e.g. redis://127.0.0.1:6379");
+      if ((uri == null) == (clusterNodes == null)) {
+        throw new IllegalStateException(uri == null
+            ? "uri (e.g. redis://127.0.0.1:6379) or clusterNodes is required"
+            : "set uri (one server) or clusterNodes (a Redis Cluster), not both");
       }
-      String scheme = String.valueOf(uri.getScheme());
-      if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-        throw new IllegalStateException("uri must be redis:// or rediss://, got " + scheme + "://");
+      for (URI u : uri == null ? clusterNodes : List.of(uri)) {
+        String scheme = String.valueOf(u.getScheme());
+        if (!scheme.equals("redis") && !scheme.equals("rediss")) {
+          throw new IllegalStateException("uri must be redis:// or rediss://, got " + scheme + "://");
+        }
+      }
+      if (clusterNodes != null && clusterNodes.isEmpty()) {
+        throw new IllegalStateException("clusterNodes needs at least one address");
       }
       if (prefix == null) {
         prefix = "sessionless:revocation:";
+      } else if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+        throw new IllegalStateException("keyPrefix must not contain braces: the store wraps it in braces itself"
+            + " (the hash tag that keeps its structures in one cluster slot), got " + prefix);
       }
       if (pollInterval == null) {
         pollInterval = Duration.ofSeconds(30);
