@@ -278,5 +278,11 @@ class RedisRevocationsTest extends RevocationStoreContract {
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> RedisRevocations.builder()
         .uri(redis.uri()).pollInterval(Duration.ofSeconds(30)).staleBound(Duration.ofSeconds(30)).build());
     assertTrue(e.getMessage().contains("staleBound must be longer than the poll interval"), e.getMessage());
+    assertThrows(IllegalStateException.class,
+        () -> RedisRevocations.builder().uri(redis.uri()).clusterNodes(redis.uri()).build(), "one or the other");
+    assertThrows(IllegalStateException.class, () -> RedisRevocations.builder().clusterNodes().build());
+    IllegalStateException braces = assertThrows(IllegalStateException.class,
+        () -> RedisRevocations.builder().uri(redis.uri()).keyPrefix("{app}:").build());
+    assertTrue(braces.getMessage().contains("hash tag"), braces.getMessage());
   }
 }
