@@ -48,7 +48,7 @@ import redis.clients.jedis.UnifiedJedis;
  * (an outage, with Jedis's exception as its cause; the servlet filter answers it {@code 503}
  * with {@code Retry-After}): a logout that cannot be shared at once is reported, never silently
  * local. The node keeps such revocations and writes them (and so publishes them) at its first
- * successful poll once Redis answers again, when its copy also catches up. Once no full read has succeeded for longer than
+ * successful poll once Redis answers again, when its copy also catches up. Once no read has succeeded for longer than
  * the {@linkplain Builder#staleBound stale bound} (5 minutes by default), the copy is
  * <i>stale</i>: with {@link OnStale#FAIL_OPEN} (the default) the node keeps answering from it
  * and warns once; with {@link OnStale#FAIL_CLOSED} every check throws {@code
@@ -65,7 +65,7 @@ import redis.clients.jedis.UnifiedJedis;
  * <p>Thread-safe. {@link #close()} stops the subscriber and poller threads and the connections.
  */
 public final class RedisRevocations implements RevocationStore, AutoCloseable {
-  /** What a node does once its copy is stale: no full read from Redis within the stale bound. */
+  /** What a node does once its copy is stale: no read from Redis within the stale bound. */
   public enum OnStale {
     /** Keep answering from the last copy (and warn): the default, see the class comment. */
     FAIL_OPEN,
@@ -90,7 +90,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     this.local = RevocationStore.inMemory(b.clock);
     this.keyspace = new RedisKeyspace(client, b.prefix);
     try {
-      sync(); // a node starts with the whole list, or not at all
+      sync(); // a node starts with every live entry, or not at all
     } catch (RuntimeException e) {
       client.close();
       throw e;
@@ -142,7 +142,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   }
 
   /**
-   * Whether the copy is stale: no full read from Redis has succeeded within the stale bound, by
+   * Whether the copy is stale: no read from Redis has succeeded within the stale bound, by
    * the builder's clock (judged at each call, on the read path too, whether or not the poller
    * still runs: an {@code Error} ends a scheduled task for good, and a node that fails closed
    * must not then stay open).
@@ -151,7 +151,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     return staleness.isStale();
   }
 
-  /** When the last full read from Redis succeeded (by the builder's clock). */
+  /** When the last read from Redis succeeded (by the builder's clock). */
   public Instant lastSync() {
     return staleness.lastSync();
   }
@@ -314,7 +314,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
 
     /**
-     * How often each node reads the whole list, the lag bound when publish/subscribe is down;
+     * How often each node reads what changed since its last read, the lag bound when publish/subscribe is down;
      * 30 seconds if not set; 100 ms to 1 hour.
      */
     public Builder pollInterval(Duration interval) {
@@ -341,7 +341,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
 
     /**
-     * How long without a successful full read from Redis before the copy counts as stale (see
+     * How long without a successful read from Redis before the copy counts as stale (see
      * {@link #onStale}); 5 minutes if not set (twice the poll interval if that is longer); longer
      * than the poll interval, at most 1 day.
      */
@@ -359,7 +359,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
 
     /**
-     * Connects, reads the whole list once, and starts the subscriber and poller threads.
+     * Connects, reads every live entry once, and starts the subscriber and poller threads.
      *
      * @throws IllegalStateException if the URI is missing or options are out of range
      * @throws RuntimeException Jedis's exception if Redis cannot be read at start
