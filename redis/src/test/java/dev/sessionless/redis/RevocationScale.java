@@ -93,7 +93,8 @@ public final class RevocationScale {
     long t0 = System.nanoTime();
     RevocationStore copy = RevocationStore.inMemory(Clock.systemUTC());
     RedisKeyspace keyspace;
-    try (RedisClient client = RedisClient.create(uri)) {
+    try (RedisClient client = RedisClient.builder().fromURI(uri)
+        .clientConfig(DefaultJedisClientConfig.builder().socketTimeoutMillis(300_000).build()).build()) {
       keyspace = new RedisKeyspace(client, PREFIX);
       long read = keyspace.readChanges(copy);
       double ms = (System.nanoTime() - t0) / 1e6;
@@ -108,11 +109,9 @@ public final class RevocationScale {
       System.out.printf("  node heap for the copy: %.1f MB (%.0f bytes per entry, %.1f MB per 100 k)%n",
           retained / 1e6, (double) retained / n, retained * 100_000.0 / n / 1e6);
 
-      String[] fresh = new String[1000];
-      for (int i = 0; i < fresh.length; i++) {
-        fresh[i] = "inc-" + n + "-" + i;
+      for (int i = 0; i < 1000; i++) {
+        keyspace.writeSession("inc-" + n + "-" + i, until.getEpochSecond()); // the store's write, without its start
       }
-      storeWrites(uri, PREFIX, fresh, until);
       long out1 = Long.parseLong(field(raw.info("stats"), "total_net_output_bytes"));
       long t1 = System.nanoTime();
       long inc = keyspace.readChanges(copy);
