@@ -11,6 +11,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -294,11 +295,8 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
      */
     public Builder clusterNodes(String... uris) {
       once(this.clusterNodes, "clusterNodes");
-      List<URI> nodes = new java.util.ArrayList<>();
-      for (String u : Objects.requireNonNull(uris, "uris")) {
-        nodes.add(URI.create(Objects.requireNonNull(u, "uri")));
-      }
-      this.clusterNodes = List.copyOf(nodes);
+      this.clusterNodes = Arrays.stream(Objects.requireNonNull(uris, "uris"))
+          .map(u -> URI.create(Objects.requireNonNull(u, "uri"))).toList();
       return this;
     }
 
@@ -365,20 +363,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
      * @throws RuntimeException Jedis's exception if Redis cannot be read at start
      */
     public RedisRevocations build() {
-      if ((uri == null) == (clusterNodes == null)) {
-        throw new IllegalStateException(uri == null
-            ? "uri (e.g. redis://127.0.0.1:6379) or clusterNodes is required"
-            : "set uri (one server) or clusterNodes (a Redis Cluster), not both");
-      }
-      for (URI u : uri == null ? clusterNodes : List.of(uri)) {
-        String scheme = String.valueOf(u.getScheme());
-        if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-          throw new IllegalStateException("uri must be redis:// or rediss://, got " + scheme + "://");
-        }
-      }
-      if (clusterNodes != null && clusterNodes.isEmpty()) {
-        throw new IllegalStateException("clusterNodes needs at least one address");
-      }
+      Connections.check(uri, clusterNodes);
       if (prefix == null) {
         prefix = "sessionless:revocation:";
       } else if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
