@@ -3,6 +3,7 @@ package dev.sessionless.redis;
 import dev.sessionless.core.internal.BuilderChecks;
 import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.TokenException;
+import dev.sessionless.redis.internal.Connections;
 import dev.sessionless.redis.internal.Entries;
 import dev.sessionless.redis.internal.RedisKeyspace;
 import dev.sessionless.redis.internal.Staleness;
@@ -10,6 +11,8 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -17,18 +20,22 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * A {@link RevocationStore} shared by every node through Redis. Each node keeps a local copy in
  * memory and answers {@link #isRevoked} and {@link #notBefore} from it only (one hash look-up,
- * no I/O on the request path). A revocation is written to Redis (as a key that expires, by a
- * Redis TTL, when the tokens it revokes have expired, so Redis stays bounded too), applied to
- * this node's copy at once, and published; every node subscribed to the channel applies it
- * within milliseconds. Polling is the fallback: every {@link Builder#pollInterval poll
- * interval}, and whenever the subscription is (re-)established, a node reads every entry from
- * Redis, so a missed message is picked up within one interval. The revocation lag is therefore
- * the publish latency while the subscription is up, at most the poll interval otherwise.
+ * no I/O on the request path). A revocation is written to Redis (into a sorted set scored by
+ * the instant the tokens it revokes have expired, trimmed by then, so Redis stays bounded too),
+ * applied to this node's copy at once, and published; every node subscribed to the channel
+ * applies it within milliseconds. Polling is the fallback: every {@link Builder#pollInterval
+ * poll interval}, and whenever the subscription is (re-)established, a node reads what changed
+ * since its last read (an index by change number: O(new revocations), no keyspace scan), so a
+ * missed message is picked up within one interval. A node reads everything live once, at start
+ * (O(live revocations)). The revocation lag is therefore the publish latency while the
+ * subscription is up, at most the poll interval otherwise. Works on a single server and on a
+ * Redis Cluster ({@link Builder#clusterNodes}): every structure shares one hash tag, so one
+ * slot.
  *
  * <pre>{@code
  * RedisRevocations revocations = RedisRevocations.builder()
@@ -42,7 +49,7 @@ import redis.clients.jedis.RedisClient;
  * (an outage, with Jedis's exception as its cause; the servlet filter answers it {@code 503}
  * with {@code Retry-After}): a logout that cannot be shared at once is reported, never silently
  * local. The node keeps such revocations and writes them (and so publishes them) at its first
- * successful poll once Redis answers again, when its copy also catches up. Once no full read has succeeded for longer than
+ * successful poll once Redis answers again, when its copy also catches up. Once no read has succeeded for longer than
  * the {@linkplain Builder#staleBound stale bound} (5 minutes by default), the copy is
  * <i>stale</i>: with {@link OnStale#FAIL_OPEN} (the default) the node keeps answering from it
  * and warns once; with {@link OnStale#FAIL_CLOSED} every check throws {@code
@@ -59,7 +66,7 @@ import redis.clients.jedis.RedisClient;
  * <p>Thread-safe. {@link #close()} stops the subscriber and poller threads and the connections.
  */
 public final class RedisRevocations implements RevocationStore, AutoCloseable {
-  /** What a node does once its copy is stale: no full read from Redis within the stale bound. */
+  /** What a node does once its copy is stale: no read from Redis within the stale bound. */
   public enum OnStale {
     /** Keep answering from the last copy (and warn): the default, see the class comment. */
     FAIL_OPEN,
@@ -67,7 +74,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     FAIL_CLOSED
   }
 
-  private final RedisClient client;
+  private final UnifiedJedis client;
   private final RevocationStore local;
   private final RedisKeyspace keyspace;
   private final ScheduledExecutorService poller;
@@ -80,11 +87,11 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
 
   private RedisRevocations(Builder b) {
     this.staleness = new Staleness(b.clock, b.staleBound, b.onStale == OnStale.FAIL_CLOSED);
-    this.client = RedisClient.create(b.uri);
+    this.client = Connections.connect(b.uri, b.clusterNodes);
     this.local = RevocationStore.inMemory(b.clock);
     this.keyspace = new RedisKeyspace(client, b.prefix);
     try {
-      sync(); // a node starts with the whole list, or not at all
+      sync(); // a node starts with every live entry, or not at all
     } catch (RuntimeException e) {
       client.close();
       throw e;
@@ -136,7 +143,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   }
 
   /**
-   * Whether the copy is stale: no full read from Redis has succeeded within the stale bound, by
+   * Whether the copy is stale: no read from Redis has succeeded within the stale bound, by
    * the builder's clock (judged at each call, on the read path too, whether or not the poller
    * still runs: an {@code Error} ends a scheduled task for good, and a node that fails closed
    * must not then stay open).
@@ -145,7 +152,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     return staleness.isStale();
   }
 
-  /** When the last full read from Redis succeeded (by the builder's clock). */
+  /** When the last read from Redis succeeded (by the builder's clock). */
   public Instant lastSync() {
     return staleness.lastSync();
   }
@@ -202,7 +209,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
   }
 
-  /** How many full reads of the list from Redis this node has made (at start, by polling, on subscribe). */
+  /** How many successful reads from Redis this node has made (the full one at start, then each poll, also on subscribe). */
   public long syncCount() {
     return staleness.syncCount();
   }
@@ -229,9 +236,9 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
   }
 
-  /** Reads every entry under the prefix into the local copy. */
+  /** Reads what changed since the last read (everything, the first time) into the local copy. */
   private void sync() {
-    keyspace.readAll(local);
+    keyspace.readChanges(local);
     staleness.synced();
   }
 
@@ -259,6 +266,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
   /** Configures {@link RedisRevocations}; each option may be set once. Not thread-safe. */
   public static final class Builder {
     private URI uri;
+    private List<URI> clusterNodes;
     private String prefix;
     private Duration pollInterval;
     private Clock clock;
@@ -280,7 +288,23 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
       return this;
     }
 
-    /** The prefix of every key and of the channel; {@code sessionless:revocation:} if not set. */
+    /**
+     * A Redis Cluster instead of a single server: the addresses of some of its masters (any one
+     * that answers is enough to learn the others), e.g. {@code redis://10.0.0.1:6379}, all with
+     * the same credentials. Either this or {@link #uri}.
+     */
+    public Builder clusterNodes(String... uris) {
+      once(this.clusterNodes, "clusterNodes");
+      this.clusterNodes = Arrays.stream(Objects.requireNonNull(uris, "uris"))
+          .map(u -> URI.create(Objects.requireNonNull(u, "uri"))).toList();
+      return this;
+    }
+
+    /**
+     * The prefix of every structure and of the channel, inside braces (the hash tag: on a
+     * cluster every structure shares one slot), e.g. {@code {sessionless:revocation:}expiry};
+     * {@code sessionless:revocation:} if not set. No braces in it.
+     */
     public Builder keyPrefix(String prefix) {
       once(this.prefix, "keyPrefix");
       this.prefix = Objects.requireNonNull(prefix, "prefix");
@@ -288,7 +312,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
 
     /**
-     * How often each node reads the whole list, the lag bound when publish/subscribe is down;
+     * How often each node reads what changed since its last read, the lag bound when publish/subscribe is down;
      * 30 seconds if not set; 100 ms to 1 hour.
      */
     public Builder pollInterval(Duration interval) {
@@ -315,7 +339,7 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
 
     /**
-     * How long without a successful full read from Redis before the copy counts as stale (see
+     * How long without a successful read from Redis before the copy counts as stale (see
      * {@link #onStale}); 5 minutes if not set (twice the poll interval if that is longer); longer
      * than the poll interval, at most 1 day.
      */
@@ -333,21 +357,18 @@ public final class RedisRevocations implements RevocationStore, AutoCloseable {
     }
 
     /**
-     * Connects, reads the whole list once, and starts the subscriber and poller threads.
+     * Connects, reads every live entry once, and starts the subscriber and poller threads.
      *
      * @throws IllegalStateException if the URI is missing or options are out of range
      * @throws RuntimeException Jedis's exception if Redis cannot be read at start
      */
     public RedisRevocations build() {
-      if (uri == null) {
-        throw new IllegalStateException("uri is required, e.g. redis://127.0.0.1:6379");
-      }
-      String scheme = String.valueOf(uri.getScheme());
-      if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-        throw new IllegalStateException("uri must be redis:// or rediss://, got " + scheme + "://");
-      }
+      Connections.check(uri, clusterNodes);
       if (prefix == null) {
         prefix = "sessionless:revocation:";
+      } else if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+        throw new IllegalStateException("keyPrefix must not contain braces: the store wraps it in braces itself"
+            + " (the hash tag that keeps its structures in one cluster slot), got " + prefix);
       }
       if (pollInterval == null) {
         pollInterval = Duration.ofSeconds(30);

@@ -25,184 +25,45 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
- * Three nodes (a codec and a {@link RedisRevocations} each, sharing keys and one real {@code
- * redis-server} on loopback): a revocation on one node reaches the others within the lag,
- * by publish/subscribe and, with it switched off, by polling; entries expire in Redis at the
- * tokens' expiry and in each node's copy by its clock.
+ * The store on a single real {@code redis-server} on loopback: {@link RevocationStoreContract}'s
+ * behaviour, and what a node does when its Redis goes away (logouts fail as an outage and are
+ * written later, the stale bound, fail-open and fail-closed, a dead poller).
  */
-class RedisRevocationsTest {
+class RedisRevocationsTest extends RevocationStoreContract {
   static RedisServer redis;
-  static final KeySet KEYS = KeySet.of(TokenKey.generate("k", Algorithm.HS256));
-  // Redis expires keys by its own clock, so the fake clock starts at the real now.
-  final FakeClock clock = new FakeClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
-  final List<RedisRevocations> nodes = new ArrayList<>();
-  static int test;
-  String prefix;
+  static RedisClient plain;
 
   @BeforeAll
   static void startRedis() {
     redis = RedisServer.start();
+    plain = RedisClient.create(redis.uri());
     System.out.println("RedisRevocationsTest runs on " + redis); // which binary -Dsessionless.redis.server chose
   }
 
   @AfterAll
   static void stopRedis() {
+    if (plain != null) {
+      plain.close();
+    }
     redis.close();
   }
 
-  @AfterEach
-  void closeNodes() {
-    nodes.forEach(RedisRevocations::close);
+  @Override
+  RedisRevocations.Builder server() {
+    return RedisRevocations.builder().uri(redis.uri());
   }
 
-  RedisRevocations node(Duration poll, boolean subscribe) {
-    if (prefix == null) {
-      prefix = "t" + (++test) + ":"; // each test its own keys and channel
-    }
-    RedisRevocations r = RedisRevocations.builder().uri(redis.uri()).keyPrefix(prefix).clock(clock)
-        .pollInterval(poll).subscribe(subscribe).build();
-    nodes.add(r);
-    return r;
+  @Override
+  UnifiedJedis raw() {
+    return plain;
   }
 
-  TokenCodec codec(RedisRevocations source) {
-    return TokenCodec.builder().keys(KEYS).issuer("i").audience("a").timeToLive(Duration.ofMinutes(30))
-        .clock(clock).revocation(source).build();
-  }
-
-  /**
-   * Waits for another process's work to arrive (a message through Redis), up to {@code limit},
-   * and says how long it took: the lag. Not a timing assertion on our code: the limit is the
-   * documented bound.
-   */
-  static Duration arrives(BooleanSupplier condition, Duration limit) throws InterruptedException {
-    return arrives(System.nanoTime(), condition, limit);
-  }
-
-  /** As above, the lag counted from {@code start} ({@code System.nanoTime()}). */
-  static Duration arrives(long start, BooleanSupplier condition, Duration limit) throws InterruptedException {
-    long deadline = start + limit.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not there after " + limit);
-      }
-      Thread.sleep(5);
-    }
-    return Duration.ofNanos(System.nanoTime() - start);
-  }
-
-  /**
-   * The second at which Redis expires {@code key}: its clock plus the key's PTTL, read in one
-   * script (EXPIRETIME would say it directly but needs Redis 7; the store needs 6.2).
-   */
-  static long expiresAt(RedisClient raw, String key) {
-    Object at = raw.eval("local t = redis.call('TIME')\n"
-        + "local p = redis.call('PTTL', KEYS[1])\n"
-        + "if p < 0 then return p end\n"
-        + "return math.floor((tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + p + 500) / 1000)",
-        List.of(key), List.of());
-    return (Long) at;
-  }
-
-  static TokenException.Reason reason(TokenCodec codec, String token) {
-    return assertThrows(TokenException.class, () -> codec.decode(token)).reason();
-  }
-
-  @Test
-  void revocationOnOneNodeIsRejectedByEveryNodeWithinTheLag() throws Exception {
-    Duration poll = Duration.ofSeconds(30);
-    RedisRevocations a = node(poll, true);
-    RedisRevocations b = node(poll, true);
-    RedisRevocations c = node(poll, true);
-    arrives(() -> b.syncCount() >= 2 && c.syncCount() >= 2, Duration.ofSeconds(30)); // subscribed
-    TokenCodec onA = codec(a);
-    TokenCodec onB = codec(b);
-    TokenCodec onC = codec(c);
-    String token = onA.encode(Claims.builder().subject("alice").build());
-    SessionToken t = onB.decode(token);
-    onC.decode(token);
-
-    long start = System.nanoTime();
-    a.revokeSession(t.id(), t.expiresAt().plusSeconds(60));
-    assertEquals(TokenException.Reason.SESSION_REVOKED, reason(onA, token), "at once on the revoking node");
-    // The bound is the documented one (the poll interval); the figure printed is the real lag.
-    Duration lagB = arrives(start, () -> b.isRevoked(t.id()), poll);
-    Duration lagC = arrives(start, () -> c.isRevoked(t.id()), poll);
-    assertEquals(TokenException.Reason.SESSION_REVOKED, reason(onB, token));
-    assertEquals(TokenException.Reason.SESSION_REVOKED, reason(onC, token));
-    System.out.printf("redis revocation lag from the revoke call (publish/subscribe, busy machine, indicative): b %d µs, c %d µs%n",
-        lagB.toNanos() / 1000, lagC.toNanos() / 1000);
-  }
-
-  @Test
-  void logOutEverywhereEndsAllOfASubjectsSessionsOnEveryNodeAndNotAnothers() throws Exception {
-    Duration poll = Duration.ofSeconds(30);
-    RedisRevocations a = node(poll, true);
-    RedisRevocations b = node(poll, true);
-    arrives(() -> b.syncCount() >= 2, Duration.ofSeconds(30));
-    TokenCodec onB = codec(b);
-    String phone = onB.encode(Claims.builder().subject("alice").authTime(clock.instant()).build());
-    String laptop = onB.encode(Claims.builder().subject("alice").authTime(clock.instant()).build());
-    String bob = onB.encode(Claims.builder().subject("bob").authTime(clock.instant()).build());
-    clock.advance(Duration.ofSeconds(2));
-    a.revokeSubject("alice", clock.instant(), clock.instant().plus(Duration.ofHours(12)));
-    arrives(() -> b.notBefore("alice").isPresent(), poll);
-    assertEquals(TokenException.Reason.SUBJECT_REVOKED, reason(onB, phone));
-    assertEquals(TokenException.Reason.SUBJECT_REVOKED, reason(onB, laptop));
-    assertEquals("bob", onB.decode(bob).subject().orElseThrow());
-  }
-
-  @Test
-  void pollingCarriesRevocationsWhenPublishSubscribeIsOff() throws Exception {
-    RedisRevocations a = node(Duration.ofMillis(200), false);
-    RedisRevocations b = node(Duration.ofMillis(200), false);
-    long start = System.nanoTime();
-    a.revokeSession("s-polled", clock.instant().plusSeconds(600));
-    // 200 ms is the documented bound; the rest is slack for a loaded machine's scheduler.
-    Duration lag = arrives(start, () -> b.isRevoked("s-polled"), Duration.ofSeconds(15));
-    System.out.printf("redis revocation lag (polling every 200 ms, busy machine, indicative): %d ms%n", lag.toMillis());
-  }
-
-  @Test
-  void aNodeStartingLaterReadsEveryLiveEntryAtStart() {
-    RedisRevocations a = node(Duration.ofSeconds(30), true);
-    a.revokeSession("s-early", clock.instant().plusSeconds(600));
-    a.revokeSubject("carol", clock.instant(), clock.instant().plusSeconds(600));
-    RedisRevocations late = node(Duration.ofSeconds(30), false);
-    assertTrue(late.isRevoked("s-early"));
-    assertEquals(clock.instant(), late.notBefore("carol").orElseThrow());
-  }
-
-  @Test
-  void entriesExpireInRedisAtTheTokensExpiryAndInEachCopyByItsClock() {
-    RedisRevocations a = node(Duration.ofSeconds(30), true);
-    Instant until = clock.instant().plusSeconds(1800);
-    a.revokeSession("s-ttl", until);
-    a.revokeSession("s-ttl", until.minusSeconds(600)); // an earlier until never shortens it
-    a.revokeSubject("dave", clock.instant(), until);
-    try (RedisClient raw = RedisClient.create(redis.uri())) {
-      assertEquals(until.getEpochSecond(), expiresAt(raw, prefix + "s:s-ttl"), "a Redis TTL at the until instant");
-      assertEquals(until.getEpochSecond(), expiresAt(raw, prefix + "u:dave"));
-    }
-    clock.advance(Duration.ofSeconds(1801));
-    assertFalse(a.isRevoked("s-ttl"), "the local copy forgets it by its clock");
-    assertTrue(a.notBefore("dave").isEmpty());
-  }
-
-  @Test
-  void malformedEntriesInRedisAreIgnoredAndBreakNothing() {
-    try (RedisClient raw = RedisClient.create(redis.uri())) {
-      prefix = "t" + (++test) + ":";
-      raw.set(prefix + "s:bad", "soon");
-      raw.set(prefix + "u:bad", "12");
-      raw.set(prefix + "s:good", Long.toString(clock.instant().plusSeconds(60).getEpochSecond()));
-    }
-    RedisRevocations a = node(Duration.ofSeconds(30), false);
-    assertFalse(a.isRevoked("bad"));
-    assertTrue(a.notBefore("bad").isEmpty());
-    assertTrue(a.isRevoked("good"));
+  @Override
+  long keyspaceWalks() {
+    return calls(plain.info("commandstats"), "scan", "keys");
   }
 
   /**
@@ -288,9 +149,35 @@ class RedisRevocationsTest {
       nodes.add(other);
       arrives(() -> other.isRevoked("s-outage") && other.notBefore("oscar").isPresent(), Duration.ofSeconds(30));
       try (RedisClient raw = RedisClient.create(back.uri())) {
-        assertEquals(until.getEpochSecond(), expiresAt(raw, "sessionless:revocation:s:s-outage"),
-            "written as any revocation, with its Redis TTL");
+        assertEquals(until.getEpochSecond(), raw.zscore("{sessionless:revocation:}expiry", "ss-outage").longValue(),
+            "written as any revocation, with its until");
       }
+    }
+  }
+
+  /**
+   * Redis restarted without its data: the change numbers start again from 1, below what a
+   * running node has read. The generation in the meta hash changes with the data, so the node
+   * reads from 0 again instead of skipping every change until the numbers pass its old ones.
+   */
+  @Test
+  void aNodeReadsFromTheStartAgainWhenRedisLostItsData() throws Exception {
+    RedisServer own = RedisServer.start();
+    int port = own.port();
+    RedisRevocations reader = RedisRevocations.builder().uri(own.uri()).clock(clock)
+        .pollInterval(Duration.ofMillis(100)).subscribe(false).build();
+    nodes.add(reader);
+    try (RedisRevocations writer = RedisRevocations.builder().uri(own.uri()).clock(clock).subscribe(false).build()) {
+      for (int i = 0; i < 5; i++) {
+        writer.revokeSession("s-" + i, clock.instant().plusSeconds(600));
+      }
+    }
+    arrives(() -> reader.isRevoked("s-4"), Duration.ofSeconds(30));
+    own.close();
+    try (RedisServer back = RedisServer.start(port);
+        RedisRevocations writer = RedisRevocations.builder().uri(back.uri()).clock(clock).subscribe(false).build()) {
+      writer.revokeSession("s-after-loss", clock.instant().plusSeconds(600)); // change number 1 again
+      arrives(() -> reader.isRevoked("s-after-loss"), Duration.ofSeconds(30));
     }
   }
 
@@ -391,5 +278,11 @@ class RedisRevocationsTest {
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> RedisRevocations.builder()
         .uri(redis.uri()).pollInterval(Duration.ofSeconds(30)).staleBound(Duration.ofSeconds(30)).build());
     assertTrue(e.getMessage().contains("staleBound must be longer than the poll interval"), e.getMessage());
+    assertThrows(IllegalStateException.class,
+        () -> RedisRevocations.builder().uri(redis.uri()).clusterNodes(redis.uri()).build(), "one or the other");
+    assertThrows(IllegalStateException.class, () -> RedisRevocations.builder().clusterNodes().build());
+    IllegalStateException braces = assertThrows(IllegalStateException.class,
+        () -> RedisRevocations.builder().uri(redis.uri()).keyPrefix("{app}:").build());
+    assertTrue(braces.getMessage().contains("hash tag"), braces.getMessage());
   }
 }

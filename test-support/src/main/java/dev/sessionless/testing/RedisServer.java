@@ -197,7 +197,7 @@ public final class RedisServer implements AutoCloseable {
         + "; its log ends: " + tail);
   }
 
-  private static int freePort() {
+  static int freePort() {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     } catch (IOException e) {
@@ -261,7 +261,7 @@ public final class RedisServer implements AutoCloseable {
     return "RedisServer[" + executable + " on 127.0.0.1:" + port + "]";
   }
 
-  private static void deleteDir(Path dir) {
+  static void deleteDir(Path dir) {
     try (var files = Files.list(dir)) {
       for (Path f : files.toList()) {
         Files.deleteIfExists(f);
@@ -272,7 +272,7 @@ public final class RedisServer implements AutoCloseable {
     }
   }
 
-  private static String tail(Path log) {
+  static String tail(Path log) {
     try {
       String s = Files.readString(log, StandardCharsets.UTF_8).strip();
       return s.isEmpty() ? "(empty)" : s.substring(Math.max(0, s.length() - 600));

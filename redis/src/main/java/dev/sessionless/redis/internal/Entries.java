@@ -4,8 +4,9 @@ import dev.sessionless.core.RevocationStore;
 import java.time.Instant;
 
 /**
- * The text forms of entries, as stored in Redis and published: a revoked session's value is its
- * until second; a subject's is {@code "notBefore until"}; a message is {@code "s until id"} or
+ * The text forms of entries, as stored in Redis and published: a member of the expiry and
+ * change sets is {@code s<session id>} or {@code u<subject>}, scored by its until second, a
+ * subject's not-before second is a hash field's value; a message is {@code "s until id"} or
  * {@code "u notBefore until subject"} (the free text last, so it may hold spaces). Anything
  * else is ignored: Redis is ours, but a malformed value must never break a node.
  */
@@ -49,6 +50,21 @@ public final class Entries {
     }
   }
 
+  /**
+   * Applies an entry as the read script returns it ({@code member}, its until score, and for a
+   * subject its not-before second) to the local copy; false if malformed (or expired in between:
+   * an empty until).
+   */
+  public static boolean stored(String member, String until, String notBefore, RevocationStore local) {
+    if (member.startsWith("s")) {
+      return session(member.substring(1), until, local);
+    }
+    if (member.startsWith("u")) {
+      return subject(member.substring(1), notBefore + " " + until, local);
+    }
+    return false;
+  }
+
   /** Applies a stored session value to the local copy; false if malformed. */
   public static boolean session(String id, String value, RevocationStore local) {
     long until = seconds(value);
@@ -75,7 +91,7 @@ public final class Entries {
   }
 
   /** A NumericDate of 1 to 12 digits, or -1. */
-  static long seconds(String s) {
+  public static long seconds(String s) {
     if (s.isEmpty() || s.length() > 12) {
       return -1;
     }

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Whether {@code RedisRevocations}' local copy is stale: no full read from Redis has succeeded
+ * Whether {@code RedisRevocations}' local copy is stale: no read from Redis has succeeded
  * within the stale bound. Judged on the read path from the time of the last successful read
  * (one clock read and a comparison), so it holds even if the poller has died: an {@code Error}
  * ends a scheduled task for good, and a node that fails closed must not then stay open. The
@@ -21,7 +21,7 @@ public final class Staleness {
   private final long boundMillis;
   private final boolean failClosed;
   private final AtomicLong syncs = new AtomicLong();
-  /** When the last full read from Redis succeeded, by {@link #clock}. */
+  /** When the last read from Redis succeeded, by {@link #clock}. */
   private volatile long lastSyncMillis;
   private final AtomicBoolean reported = new AtomicBoolean();
 
@@ -32,23 +32,23 @@ public final class Staleness {
     this.failClosed = failClosed;
   }
 
-  /** Records a successful full read, now. */
+  /** Records a successful read, now. */
   public void synced() {
     lastSyncMillis = clock.millis();
     syncs.incrementAndGet();
   }
 
-  /** How many full reads succeeded. */
+  /** How many reads succeeded. */
   public long syncCount() {
     return syncs.get();
   }
 
-  /** Whether no full read has succeeded within the bound, judged now. */
+  /** Whether no read has succeeded within the bound, judged now. */
   public boolean isStale() {
     return clock.millis() - lastSyncMillis > boundMillis;
   }
 
-  /** When the last full read succeeded. */
+  /** When the last read succeeded. */
   public Instant lastSync() {
     return Instant.ofEpochMilli(lastSyncMillis);
   }

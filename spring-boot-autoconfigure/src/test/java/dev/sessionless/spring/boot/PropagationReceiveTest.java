@@ -343,7 +343,7 @@ class PropagationReceiveTest {
         Instance app = Instance.start(OrdersApp.class, receiving("tomcat", "sessionless.revocation.type=redis",
             "sessionless.revocation.redis.url=" + redis.uri(), "sessionless.revocation.redis.key-prefix=p:")
             .toArray(new String[0]))) {
-      assertEquals("RedisRevocations[channel=p:events]", app.context.getBean(RevocationSource.class).toString(),
+      assertEquals("RedisRevocations[channel={p:}events]", app.context.getBean(RevocationSource.class).toString(),
           "sessionless.revocation.redis.* made the service's replica");
       EdgeSession loggedOut = session("alice").build();
       EdgeSession everywhere = session("carol").build();

@@ -121,7 +121,7 @@ class RevocationTest {
       throws Exception {
     Instance a = instances(container)[0];
     Instance b = instances(container)[1];
-    assertEquals("RedisRevocations[channel=" + container + ":events]",
+    assertEquals("RedisRevocations[channel={" + container + ":}events]",
         a.context.getBean(RevocationSource.class).toString(), "sessionless.revocation.redis.* made the store");
     Browser browser = new Browser();
     String copied = login(browser, a, b, "alice");
