@@ -107,4 +107,13 @@ class ReadmeExampleTest {
     assertFalse(shown.isEmpty(), "README.md has no readme-example block");
     assertEquals(tested, shown, "README.md drifted from ReadmeExampleTest");
   }
+
+  @Test
+  void propagationReadmeShowsTheSameWiring() throws Exception {
+    List<String> tested = ReadmeBlocks.java(Path.of("src/test/java/dev/sessionless/grpc/ReadmeExampleTest.java"),
+        "readme-example");
+    List<String> shown = ReadmeBlocks.markdown(Path.of("../propagation/README.md"), "grpc-example");
+    assertFalse(shown.isEmpty(), "propagation/README.md has no grpc-example block");
+    assertEquals(tested, shown, "propagation/README.md's gRPC lines drifted from ReadmeExampleTest");
+  }
 }
