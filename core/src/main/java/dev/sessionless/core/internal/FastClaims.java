@@ -318,7 +318,9 @@ final class FastClaims {
         while (true) {
           if (object) {
             int s = i;
-            i = string(b, i, end);
+            // A name's escaped surrogates must pair up: Jackson refuses a broken pair in a name
+            // (not in a value), so such a name is handed over for it to word the refusal.
+            i = i < end && b[i] == '"' ? JsonScan.string(b, i + 1, end, true) : -1;
             if (i < 0 || i - s > MAX_NAME_BYTES || i >= end || b[i] != ':') {
               return -1;
             }
