@@ -4,6 +4,7 @@ import dev.sessionless.core.KeySource;
 import dev.sessionless.keyring.Keyring;
 import dev.sessionless.micrometer.SessionlessMetrics;
 import dev.sessionless.servlet.SessionlessFilter;
+import dev.sessionless.webflux.SessionlessWebSessionManager;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -13,24 +14,28 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Counts Sessionless into the application's Micrometer {@link MeterRegistry} when Micrometer and
  * {@code sessionless-micrometer} are on the class path and a registry bean exists: a {@link
- * SessionlessMetrics} bean, set as the listener of the filter (and its codec) and of the keyring
- * made from {@code sessionless.keys.*}, which it watches for per-key gauges. See
- * {@code sessionless-micrometer}'s README for the meters.
+ * SessionlessMetrics} bean, set as the listener of the session adapter (the servlet filter in a
+ * servlet application, the {@link SessionlessWebSessionManager} in a reactive one, and their
+ * codec) and of the keyring made from {@code sessionless.keys.*}, which it watches for per-key
+ * gauges. See {@code sessionless-micrometer}'s README for the meters.
  *
- * <p>Runs before {@link SessionlessAutoConfiguration}, so the keyring it makes (with the
- * listener) takes the place of the plain one; an application's own {@link KeySource}, {@link
- * SessionlessMetrics} or {@link SessionlessFilter} beans still win. Without Micrometer nothing
- * here loads, and the rest works as before.
+ * <p>Runs before {@link SessionlessAutoConfiguration} and {@link
+ * SessionlessWebFluxAutoConfiguration}, so the keyring it makes (with the listener) takes the place
+ * of the plain one; an application's own {@link KeySource}, {@link SessionlessMetrics}, {@link
+ * SessionlessFilter} or {@code webSessionManager} beans still win. Without Micrometer nothing here
+ * loads, and the rest works as before. The two stacks' wiring sits in nested classes, each loaded
+ * only when its stack's classes are there, so a reactive application needs no Servlet API.
  */
-@AutoConfiguration(before = SessionlessAutoConfiguration.class, afterName = {
+@AutoConfiguration(before = {SessionlessAutoConfiguration.class, SessionlessWebFluxAutoConfiguration.class}, afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
     "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
-@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnClass({MeterRegistry.class, SessionlessMetrics.class, SessionlessFilter.class})
+@ConditionalOnWebApplication
+@ConditionalOnClass({MeterRegistry.class, SessionlessMetrics.class})
 @ConditionalOnBean(MeterRegistry.class)
 @ConditionalOnBooleanProperty(name = "sessionless.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SessionlessProperties.class)
@@ -64,9 +69,27 @@ public class SessionlessMetricsAutoConfiguration {
     return keyring;
   }
 
-  /** Sets the metrics as the filter's listener. */
-  @Bean
-  public SessionlessFilterCustomizer sessionlessMetricsFilterCustomizer(SessionlessMetrics metrics) {
-    return builder -> builder.listener(metrics);
+  /** The servlet side: the metrics are the filter's listener. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  @ConditionalOnClass(SessionlessFilter.class)
+  static class ServletMetrics {
+    /** Sets the metrics as the filter's listener. */
+    @Bean
+    SessionlessFilterCustomizer sessionlessMetricsFilterCustomizer(SessionlessMetrics metrics) {
+      return builder -> builder.listener(metrics);
+    }
+  }
+
+  /** The reactive side: the metrics are the token {@code WebSession} manager's listener. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+  @ConditionalOnClass(SessionlessWebSessionManager.class)
+  static class ReactiveMetrics {
+    /** Sets the metrics as the session manager's listener. */
+    @Bean
+    SessionlessWebSessionManagerCustomizer sessionlessMetricsWebSessionManagerCustomizer(SessionlessMetrics metrics) {
+      return builder -> builder.listener(metrics);
+    }
   }
 }

@@ -13,11 +13,16 @@ import dev.sessionless.micrometer.SessionlessMetrics;
 import dev.sessionless.spring.boot.it.Browser;
 import dev.sessionless.spring.boot.it.Instance;
 import dev.sessionless.spring.boot.it.PlainApp;
+import dev.sessionless.spring.boot.it.ReactiveShopApp;
+import dev.sessionless.webflux.SessionlessWebSessionManager;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import java.net.URI;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -28,7 +33,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.io.DefaultResourceLoader;
 
-/** The Micrometer wiring: in a real Boot app over real HTTP when a registry exists, absent otherwise. */
+/**
+ * The Micrometer wiring: in a real Boot app (servlet on its container, WebFlux on Reactor Netty)
+ * over real HTTP when a registry exists, absent otherwise.
+ */
+@Timeout(120)
 class MetricsAutoConfigurationTest {
   @TempDir
   Path dir;
@@ -37,6 +46,16 @@ class MetricsAutoConfigurationTest {
   @Configuration(proxyBeanMethods = false)
   @Import(PlainApp.class)
   static class MeteredApp {
+    @Bean
+    SimpleMeterRegistry registry() {
+      return new SimpleMeterRegistry();
+    }
+  }
+
+  /** ReactiveShopApp (WebFlux, Spring Security's default chain) with a Micrometer registry bean. */
+  @Configuration(proxyBeanMethods = false)
+  @Import(ReactiveShopApp.class)
+  static class MeteredReactiveApp {
     @Bean
     SimpleMeterRegistry registry() {
       return new SimpleMeterRegistry();
@@ -65,6 +84,27 @@ class MetricsAutoConfigurationTest {
       assertEquals(1, registry.get("sessionless.keys.changes").counter().count(), "the keyring's start");
       assertEquals(1, registry.get("sessionless.keys.verifications").tags("kid", "k1").functionCounter().count());
       assertEquals(0, registry.get("sessionless.keys.safe.to.delete").tags("kid", "k1").gauge().value());
+      assertFalse(app.context.getBean(Keyring.class).status().keys().isEmpty());
+    }
+  }
+
+  @Test
+  void inAReactiveAppTheTokenWebSessionAndKeyringCountIntoTheRegistry() throws Exception {
+    List<String> properties = new ArrayList<>(ReactiveShopApp.REACTIVE);
+    properties.add(keyFile());
+    try (Instance app = Instance.start(MeteredReactiveApp.class, properties.toArray(new String[0]))) {
+      assertTrue(app.context.getBean("webSessionManager") instanceof SessionlessWebSessionManager);
+      MeterRegistry registry = app.context.getBean(MeterRegistry.class);
+      assertEquals(1, app.context.getBeansOfType(SessionlessMetrics.class).size());
+      Browser browser = new Browser();
+      // An anonymous visit to a protected page saves the request in the session: a token is written.
+      assertEquals(302, browser.get(app.uri("/private"), "Accept", "text/html").statusCode());
+      assertEquals(1, registry.get("sessionless.cookies.size").summary().count(), "the session cookie written");
+      // The login page reads that session back (and writes its CSRF token into it).
+      assertEquals(200, browser.get(app.uri("/login")).statusCode());
+      assertEquals(1, registry.get("sessionless.tokens.verified").tags("result", "accepted", "alg", "dir")
+          .counter().count(), "the second request carried the first one's token");
+      assertEquals(1, registry.get("sessionless.keys.changes").counter().count(), "the keyring's start");
       assertFalse(app.context.getBean(Keyring.class).status().keys().isEmpty());
     }
   }
