@@ -17,10 +17,8 @@ import java.util.Arrays;
  * payload).
  *
  * <p>Why not zlib: for a payload of a few hundred bytes zlib chooses a block with dynamic codes,
- * and the reader must rebuild those code tables before it can inflate a byte. Measured on a
- * 198-byte session payload, inflating zlib's 163 bytes took 1.65 µs, and inflating the same
- * payload as one fixed-code block (174 bytes) 0.5 µs: the tables were two thirds of a decode.
- * Every reader, ours or jose4j's or Nimbus's, inflates with zlib, and zlib reads fixed blocks from
+ * and the reader must rebuild those code tables before it can inflate a byte: on a session
+ * payload the tables are most of a decode. Every reader, ours or jose4j's or Nimbus's, inflates with zlib, and zlib reads fixed blocks from
  * tables it built once. {@code java.util.zip.Deflater} cannot be told to write fixed codes (zlib's
  * {@code Z_FIXED} is not exposed), hence this encoder. It writes a few percent more bytes than
  * zlib's dynamic block at these sizes, which is why {@link Deflate} uses it only up to {@link
@@ -36,9 +34,10 @@ import java.util.Arrays;
  * <p>A {@link Preset} dictionary (RFC 1951 §3.2.2's "preset dictionary", as zlib's
  * {@code deflateSetDictionary}) is matched as if it came just before the input: the stream
  * inflates only when the reader is given the same dictionary first. Its hash chains are built once,
- * when the preset is made, and copied in per encode. zlib's own deflater costs ~7 µs per payload
- * however small (it clears a 64 KiB hash table on every reset); this encoder ~2.5 µs for the
- * 321-byte payload of {@code WebSessionBenchmark}'s cart (JDK 17, this project's 2-core machine).
+ * when the preset is made, and copied in per encode. zlib's own deflater pays a fixed cost per
+ * payload however small (it clears a 64 KiB hash table on every reset). {@code DeflateBenchmark}
+ * (benchmarks/) times this encoder beside a pooled zlib, and the JDK inflater on both kinds of
+ * block.
  */
 final class FixedHuffman {
   /** The largest input this encoder takes; larger payloads go to zlib. */
@@ -248,27 +247,13 @@ final class FixedHuffman {
           continue;
         }
         w.match(pendingLen, pendingDist);
-        int end = i - 1 + pendingLen;
-        for (i++; i < end; i++) { // the matched bytes still enter the chains
-          if (i + MIN_MATCH <= len) {
-            int h = hash(in, i);
-            prev[i] = head[h];
-            head[h] = (short) i;
-          }
-        }
+        i = insert(in, i + 1, i - 1 + pendingLen, len, head, prev);
         pendingLen = 0;
         continue;
       }
       if (matchLen >= MAX_LAZY) { // long enough: taken at once, no search at i + 1
         w.match(matchLen, matchDist);
-        int end = i + matchLen;
-        for (i++; i < end; i++) {
-          if (i + MIN_MATCH <= len) {
-            int h = hash(in, i);
-            prev[i] = head[h];
-            head[h] = (short) i;
-          }
-        }
+        i = insert(in, i + 1, i + matchLen, len, head, prev);
         continue;
       }
       if (matchLen > 0) {
@@ -284,6 +269,24 @@ final class FixedHuffman {
     }
     w.literal(256); // end of block
     return w.finish();
+  }
+
+  /**
+   * Enters positions {@code [from, end)}, the inside of a match just written, into the hash
+   * chains (each that still has {@link #MIN_MATCH} bytes before {@code len}), so later matches
+   * can start there.
+   *
+   * @return {@code end}, the next position to encode
+   */
+  private static int insert(byte[] in, int from, int end, int len, short[] head, short[] prev) {
+    for (int i = from; i < end; i++) {
+      if (i + MIN_MATCH <= len) {
+        int h = hash(in, i);
+        prev[i] = head[h];
+        head[h] = (short) i;
+      }
+    }
+    return end;
   }
 
   /** How many bytes from {@code in[j]} and {@code in[i]} agree, at most {@code limit}. */
