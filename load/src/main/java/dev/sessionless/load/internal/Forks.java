@@ -44,6 +44,10 @@ public final class Forks {
     m.put("sessionlessOverStickyThroughput", "Sessionless vs session-sticky");
     m.put("sessionlessOverSpringSessionThroughput", "Sessionless vs spring-session-redis");
     m.put("sessionlessOverPaddedThroughput", "Sessionless vs session-sticky-padded");
+    m.put("paddedOverStickyThroughputViaHaproxy", "The ceiling via HAProxy: session-sticky-padded vs session-sticky");
+    m.put("sessionlessOverStickyThroughputViaHaproxy", "Sessionless vs session-sticky, both via HAProxy");
+    m.put("sessionlessOverSpringSessionThroughputViaHaproxy", "Sessionless vs spring-session-redis, both via HAProxy");
+    m.put("sessionlessOverPaddedThroughputViaHaproxy", "Sessionless vs session-sticky-padded, both via HAProxy");
     return java.util.Collections.unmodifiableMap(m);
   }
 
