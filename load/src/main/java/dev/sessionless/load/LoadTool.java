@@ -143,10 +143,7 @@ public final class LoadTool {
     }
     Map<String, Object> results = new LinkedHashMap<>();
     json.put("systems", results);
-    if (options.balancer != Balancer.Mode.CLIENT && Haproxy.executable(options.haproxy).isEmpty()) {
-      throw new LoadException(LoadException.Reason.SYSTEM_FAILED, "--balancer=" + options.balancer.name()
-          .toLowerCase(Locale.ROOT) + " needs HAProxy: " + Haproxy.missing(options.haproxy));
-    }
+    Balancer.requireHaproxy(options);
     systems.addAll(Balancer.runs(options.systems, options.balancer));
     if (options.systems.contains("spring-session-redis") && Cluster.redisExecutable(options.redisServer).isEmpty()) {
       String why = "spring-session-redis skipped: " + Cluster.redisMissing(options.redisServer);
@@ -169,8 +166,7 @@ public final class LoadTool {
                 options.sessionlessAlgorithm, options.sessionlessCompression).appCpu(options.appCpu));
         results.put(system, new LinkedHashMap<String, Object>());
         if (Balancer.proxied(system)) {
-          proxies.put(system, Haproxy.start(options.haproxy, clusters.get(system).nodes(), Balancer.sticky(system),
-              options.out.resolve(base + "-" + system.replace(Balancer.VIA, "-haproxy.cfg"))));
+          proxies.put(system, Balancer.proxy(system, clusters.get(system), options, base));
         }
       }
       // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is

@@ -89,7 +89,7 @@ class BalancerModeTest {
     JsonNode json = report();
     assertEquals(3, json.path("sessionlessOverStickyThroughput").size(), md);
     assertEquals(3, json.path("sessionlessOverStickyThroughputViaHaproxy").size(), md);
-    assertEquals(3, json.path("haproxyOverClientThroughput").path("sessionless").size(), md);
+    assertEquals(3, json.path("haproxyOverClientThroughput:sessionless").size(), md);
     assertEquals(0, json.path("systems").path("sessionless@haproxy").path("peak").path("sessionsLost").asLong(), md);
   }
 

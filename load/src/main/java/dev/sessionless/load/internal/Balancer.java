@@ -1,10 +1,13 @@
 package dev.sessionless.load.internal;
 
+import dev.sessionless.load.LoadException;
 import dev.sessionless.load.UslFit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Who routes the requests ({@code --balancer}): the load client itself, a real {@link Haproxy} in
@@ -26,12 +29,12 @@ public final class Balancer {
     BOTH;
 
     /** {@code client}, {@code haproxy} or {@code both}, as the option names it; empty for another word. */
-    static java.util.Optional<Mode> parse(String s) {
+    static Optional<Mode> parse(String s) {
       return switch (s) {
-        case "client" -> java.util.Optional.of(CLIENT);
-        case "haproxy" -> java.util.Optional.of(HAPROXY);
-        case "both" -> java.util.Optional.of(BOTH);
-        default -> java.util.Optional.empty();
+        case "client" -> Optional.of(CLIENT);
+        case "haproxy" -> Optional.of(HAPROXY);
+        case "both" -> Optional.of(BOTH);
+        default -> Optional.empty();
       };
     }
   }
@@ -68,6 +71,29 @@ public final class Balancer {
     return s.equals("session-sticky") || s.equals(Options.PADDED);
   }
 
+  /**
+   * Stops the run before anything starts when it needs HAProxy and there is none.
+   *
+   * @throws LoadException {@code SYSTEM_FAILED}, saying how to install it
+   */
+  public static void requireHaproxy(Options options) {
+    if (options.balancer != Mode.CLIENT && Haproxy.executable(options.haproxy).isEmpty()) {
+      throw new LoadException(LoadException.Reason.SYSTEM_FAILED,
+          "--balancer=" + options.balancer.name().toLowerCase(Locale.ROOT) + " needs HAProxy: "
+              + Haproxy.missing(options.haproxy));
+    }
+  }
+
+  /**
+   * Starts the HAProxy of a proxied {@code run} in front of its {@code cluster}, sticky when the
+   * system is, its configuration written beside the report named {@code base}: {@code
+   * base-system-haproxy.cfg}.
+   */
+  public static Haproxy proxy(String run, Cluster cluster, Options options, String base) {
+    return Haproxy.start(options.haproxy, cluster.nodes(), sticky(run),
+        options.out.resolve(base + "-" + system(run) + "-haproxy.cfg"));
+  }
+
   /** The report's line on how requests reached the nodes. */
   public static String routing(Mode mode) {
     String client = "routed by the load client (round-robin per request, or sticky per user; it is the balancer)";
@@ -96,22 +122,24 @@ public final class Balancer {
    * the client, per level of the closed ramp, for every system that ran both ways.
    */
   public static void proxyCost(Map<String, UslFit> fits, StringBuilder md, Map<String, Object> json) {
-    Map<String, Object> costs = new LinkedHashMap<>();
-    fits.forEach((run, proxiedFit) -> {
+    boolean first = true;
+    for (Map.Entry<String, UslFit> e : fits.entrySet()) {
+      String run = e.getKey();
       UslFit direct = fits.get(system(run));
       if (!proxied(run) || direct == null) {
-        return;
+        continue;
       }
-      if (costs.isEmpty()) {
+      if (first) {
+        first = false;
         md.append("## Through HAProxy vs routed by the client (closed ramp, same run, interleaved)\n\n")
             .append("Each system's throughput through a real HAProxy over its own throughput when the load client")
             .append(" picks the node: what the proxy costs it on this machine (the proxy shares the cores).\n\n");
       }
       md.append("### ").append(system(run)).append("\n\n");
-      costs.put(system(run), PeakRatios.ratios(proxiedFit, direct, md));
-    });
-    if (!costs.isEmpty()) {
-      json.put("haproxyOverClientThroughput", costs);
+      json.put(PROXY_COST + system(run), PeakRatios.ratios(e.getValue(), direct, md));
     }
   }
+
+  /** The JSON key of a system's {@link #proxyCost} ratios is this and the system's name. */
+  public static final String PROXY_COST = "haproxyOverClientThroughput:";
 }

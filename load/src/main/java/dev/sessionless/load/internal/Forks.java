@@ -48,6 +48,9 @@ public final class Forks {
     m.put("sessionlessOverStickyThroughputViaHaproxy", "Sessionless vs session-sticky, both via HAProxy");
     m.put("sessionlessOverSpringSessionThroughputViaHaproxy", "Sessionless vs spring-session-redis, both via HAProxy");
     m.put("sessionlessOverPaddedThroughputViaHaproxy", "Sessionless vs session-sticky-padded, both via HAProxy");
+    for (String system : java.util.stream.Stream.concat(Options.SYSTEMS.stream(), Options.EXTRA_SYSTEMS.stream()).toList()) {
+      m.put(Balancer.PROXY_COST + system, system + " through HAProxy vs routed by the client");
+    }
     return java.util.Collections.unmodifiableMap(m);
   }
 

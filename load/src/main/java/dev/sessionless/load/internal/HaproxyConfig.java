@@ -35,7 +35,10 @@ final class HaproxyConfig {
         .append("  timeout http-request 10s\n")
         .append("  timeout http-keep-alive 30s\n")
         .append("  timeout queue 5s\n")
-        .append("  timeout check 500ms\n")
+        // generous: a killed node refuses the connection at once, so this does not slow seeing a
+        // kill, while on a loaded machine a 500 ms limit marked live nodes down (seen: "Layer7
+        // timeout, check duration: 503ms" at a load average of 26 on two cores)
+        .append("  timeout check 2s\n")
         // a request that could not connect (a node just killed, not yet marked down) is tried
         // again on another node; a request cut off mid-way is not (the client sees a 502)
         .append("  retries 2\n")
@@ -51,11 +54,11 @@ final class HaproxyConfig {
       s.append("  cookie SERVERID insert indirect nocache\n");
     }
     // every node answers GET /health with 200 without touching a session; a kill is seen after
-    // two failed checks 200 ms apart, a restarted node is back after one good check
+    // three refused checks 200 ms apart (~0.6 s), a restarted node is back after one good check
     s.append("  option httpchk\n")
         .append("  http-check send meth GET uri /health\n")
         .append("  http-check expect status 200\n")
-        .append("  default-server check inter 200ms fastinter 100ms downinter 200ms fall 2 rise 1\n");
+        .append("  default-server check inter 200ms fastinter 100ms downinter 200ms fall 3 rise 1\n");
     for (int i = 0; i < nodes.size(); i++) {
       URI n = nodes.get(i);
       s.append("  server n").append(i).append(' ').append(n.getHost()).append(':').append(n.getPort());
