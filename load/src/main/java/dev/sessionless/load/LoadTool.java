@@ -2,11 +2,13 @@ package dev.sessionless.load;
 
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationFeature;
+import dev.sessionless.load.internal.Balancer;
 import dev.sessionless.load.internal.Charts;
 import dev.sessionless.load.internal.Cluster;
 import dev.sessionless.load.internal.Faults;
 import dev.sessionless.load.internal.FaultsReport;
 import dev.sessionless.load.internal.Forks;
+import dev.sessionless.load.internal.Haproxy;
 import dev.sessionless.load.internal.JitSettling;
 import dev.sessionless.load.internal.Options;
 import dev.sessionless.load.internal.PeakRatios;
@@ -60,6 +62,8 @@ public final class LoadTool {
   private final List<String> systems = new ArrayList<>();
   /** Per system: the faults run's step and its events. */
   private final Map<String, Faults.Outcome<PhaseResult>> faults = new LinkedHashMap<>();
+  /** Per run through the proxy ({@link Balancer#VIA}): its HAProxy. */
+  private final Map<String, Haproxy> proxies = new LinkedHashMap<>();
 
   private LoadTool(Options options, PrintStream out, PrintStream progress) {
     this.options = options;
@@ -120,13 +124,13 @@ public final class LoadTool {
       json.put("fork", options.fork);
     }
     String nodes = options.systems.contains(Options.WEBFLUX) ? " (Reactor Netty for " + Options.WEBFLUX + ")" : "";
-    json.put("routing", "by the load client: round-robin per request, or sticky per user; 3 Jetty nodes per system"
-        + nodes + " on loopback, injector in the same JVM");
+    json.put("routing", Balancer.routing(options.balancer) + "; 3 Jetty nodes per system" + nodes
+        + " on loopback, injector in the same JVM");
     md.append("# Load run ").append(base).append("\n\n")
         .append(String.format(Locale.ROOT, "%s, %d CPUs, commit %s. Three embedded Jetty 12 nodes per system%s on"
-            + " loopback, routed by the load client; the injector shares the machine. Sessionless tokens: %s."
-            + " Indicative figures only.%n%n",
-            json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit, nodes, ReportText.tokens(options)));
+            + " loopback, %s; the injector shares the machine. Sessionless tokens: %s."
+            + " Indicative figures only.%n%n", json.get("jdk"), Runtime.getRuntime().availableProcessors(), commit, nodes,
+            Balancer.routing(options.balancer), ReportText.tokens(options)));
     json.put("sessionlessTokens", ReportText.tokens(options));
     if (!options.think.isZero()) {
       md.append(ReportText.thinkLine(options)).append("\n\n");
@@ -139,13 +143,14 @@ public final class LoadTool {
     }
     Map<String, Object> results = new LinkedHashMap<>();
     json.put("systems", results);
-    systems.addAll(options.systems);
-    if (systems.contains("spring-session-redis") && Cluster.redisExecutable(options.redisServer).isEmpty()) {
+    Balancer.requireHaproxy(options);
+    systems.addAll(Balancer.runs(options.systems, options.balancer));
+    if (options.systems.contains("spring-session-redis") && Cluster.redisExecutable(options.redisServer).isEmpty()) {
       String why = "spring-session-redis skipped: " + Cluster.redisMissing(options.redisServer);
       progress.println(why);
       md.append(why).append(".\n\n");
       json.put("skipped", Map.of("spring-session-redis", why));
-      systems.remove("spring-session-redis");
+      systems.removeIf(run -> Balancer.system(run).equals("spring-session-redis"));
     }
     if (options.demo) {
       progress.println(FaultsReport.intro(systems));
@@ -155,11 +160,14 @@ public final class LoadTool {
     try (Injector injector = Injector.builder().warmup(options.warmup).progress(options.demo ? null : progress::println)
         .build()) {
       for (String system : systems) {
-        clusters.put(system, system.equals(PADDED)
+        clusters.put(system, Balancer.system(system).equals(PADDED)
             ? Cluster.startPadded(NODES, options.jettyHeaderCache, options.padding).appCpu(options.appCpu)
-            : Cluster.start(kind(system), NODES, options.redisServer, options.jettyHeaderCache,
+            : Cluster.start(kind(Balancer.system(system)), NODES, options.redisServer, options.jettyHeaderCache,
                 options.sessionlessAlgorithm, options.sessionlessCompression).appCpu(options.appCpu));
         results.put(system, new LinkedHashMap<String, Object>());
+        if (Balancer.proxied(system)) {
+          proxies.put(system, Balancer.proxy(system, clusters.get(system), options, base));
+        }
       }
       // Untimed: JIT-compile every system's paths (crypto, JSON, session store) before any is
       // measured, so the system measured first does not pay for a cold JVM.
@@ -211,6 +219,7 @@ public final class LoadTool {
         workloads.put(profile, shops);
       }
     } finally {
+      proxies.values().forEach(Haproxy::close);
       clusters.values().forEach(Cluster::close);
     }
     if (!faults.isEmpty()) {
@@ -227,9 +236,11 @@ public final class LoadTool {
       }
       @SuppressWarnings("unchecked")
       Map<String, Object> result = (Map<String, Object>) results.get(system);
-      ReportText.systemSummary(md, result, system, fits.get(system), latency.get(system), options);
+      ReportText.systemSummary(md, result, Balancer.system(system), fits.get(system), latency.get(system), options);
     }
-    PeakRatios.write(fits, options.padding, md, json);
+    PeakRatios.write(Balancer.fits(fits, false), options.padding, md, json, false);
+    PeakRatios.write(Balancer.fits(fits, true), options.padding, md, json, true);
+    Balancer.proxyCost(fits, md, json);
     Files.createDirectories(options.out);
     Path jsonFile = options.out.resolve(base + ".json");
     tools.jackson.databind.json.JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
@@ -267,11 +278,14 @@ public final class LoadTool {
     };
   }
 
+  /** A run's workload: to its nodes, routed by the client, or to its HAProxy, which routes. */
   private ShopWorkload shop(Map<String, Cluster> clusters, String system) {
+    if (Balancer.proxied(system)) {
+      return new ShopWorkload(List.of(proxies.get(system).uri()), ShopWorkload.Routing.ROUND_ROBIN);
+    }
     Cluster cluster = clusters.get(system);
     return new ShopWorkload(cluster.nodes(),
-        system.equals("session-sticky") || system.equals(PADDED) ? ShopWorkload.Routing.STICKY
-            : ShopWorkload.Routing.ROUND_ROBIN, cluster::isUp);
+        Balancer.sticky(system) ? ShopWorkload.Routing.STICKY : ShopWorkload.Routing.ROUND_ROBIN, cluster::isUp);
   }
 
   /** Keeps the faults run's outcomes for its report; its steps, per system. */
@@ -286,10 +300,9 @@ public final class LoadTool {
   private boolean sessionlessLost(PrintStream progress) {
     long lost = 0;
     for (Map<String, ShopWorkload> shops : workloads.values()) {
-      for (String system : List.of("sessionless", Options.WEBFLUX)) {
-        ShopWorkload shop = shops.get(system);
-        if (shop != null) {
-          lost += shop.sessionsLost() + shop.cartsLost();
+      for (Map.Entry<String, ShopWorkload> e : shops.entrySet()) {
+        if (List.of("sessionless", Options.WEBFLUX).contains(Balancer.system(e.getKey()))) {
+          lost += e.getValue().sessionsLost() + e.getValue().cartsLost();
         }
       }
     }

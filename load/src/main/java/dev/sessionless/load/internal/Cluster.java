@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -45,6 +47,10 @@ import org.springframework.session.web.http.SessionRepositoryFilter;
  * <p>Faults: {@link #stopNode(int)} takes a node out of the balancer's rotation and stops it
  * (its memory is gone), {@link #restartNode(int)} starts a fresh one on the same port, and
  * {@link #rotateKeys(boolean)} switches the Sessionless nodes to a new signing key.
+ *
+ * <p>Every node answers {@code GET} {@value #HEALTH_PATH} with 200 without touching a session (a
+ * load balancer's health check, {@link Haproxy}) and counts the shop requests it served ({@link
+ * #requestsServed}).
  */
 public final class Cluster implements AutoCloseable {
   /** How the nodes keep sessions. */
@@ -78,6 +84,8 @@ public final class Cluster implements AutoCloseable {
   private final int padding;
   private final List<Node> nodes = new ArrayList<>();
   private final AtomicIntegerArray down;
+  /** Shop requests each node (by index, restarts included) has served. */
+  private final AtomicLongArray served;
   private final AtomicInteger rotations = new AtomicInteger();
   private final RedisServer redis;
   /** The Sessionless nodes' token compression. */
@@ -100,6 +108,7 @@ public final class Cluster implements AutoCloseable {
     this.algorithm = algorithm;
     this.keys = KeySet.of(TokenKey.generate("load-0", algorithm));
     this.down = new AtomicIntegerArray(count);
+    this.served = new AtomicLongArray(count);
     this.redis = redis;
   }
 
@@ -202,7 +211,7 @@ public final class Cluster implements AutoCloseable {
   private Cluster startNodes(int count) {
     try {
       for (int i = 0; i < count; i++) {
-        nodes.add(startNode(0));
+        nodes.add(startNode(i, 0));
       }
     } catch (RuntimeException e) {
       close();
@@ -211,9 +220,23 @@ public final class Cluster implements AutoCloseable {
     return this;
   }
 
-  private Node startNode(int port) {
+  /** The path every node answers with 200, not touching a session: for a balancer's health check. */
+  public static final String HEALTH_PATH = "/health";
+
+  /**
+   * The shop's per-request hook on node {@code index}: counts the request as served by that node
+   * and gives the CPU time to spend on it ({@link #appCpu}).
+   */
+  private LongSupplier perRequest(int index) {
+    return () -> {
+      served.incrementAndGet(index);
+      return appCpuNanos;
+    };
+  }
+
+  private Node startNode(int index, int port) {
     if (kind == Kind.SESSIONLESS_WEBFLUX) {
-      WebFluxNode node = WebFluxNode.start(port, keySource, algorithm, compression, () -> appCpuNanos);
+      WebFluxNode node = WebFluxNode.start(port, keySource, algorithm, compression, perRequest(index));
       return new Node(node.port(), node::kill);
     }
     Server server = new Server();
@@ -245,7 +268,8 @@ public final class Cluster implements AutoCloseable {
         }
         context.addFilter(new FilterHolder(springSession(connections)), "/*", EnumSet.of(DispatcherType.REQUEST));
       }
-      context.addServlet(new ServletHolder(new ShopServlet(() -> appCpuNanos)), "/shop/*");
+      context.addServlet(new ServletHolder(new ShopServlet(perRequest(index))), "/shop/*");
+      context.addServlet(new ServletHolder(new HealthServlet()), HEALTH_PATH);
       server.setHandler(kind == Kind.HTTP_SESSION_PADDED ? new PaddingCookieHandler(padding, context) : context);
       server.start();
       LettuceConnectionFactory redisConnections = connections;
@@ -308,6 +332,11 @@ public final class Cluster implements AutoCloseable {
     return uris;
   }
 
+  /** The shop requests node {@code index} has served since the cluster started (its restarts included). */
+  public long requestsServed(int index) {
+    return served.get(index);
+  }
+
   /** Whether node {@code index} is in the balancer's rotation (started and not stopped). */
   public boolean isUp(int index) {
     return down.get(index) == 0;
@@ -330,7 +359,7 @@ public final class Cluster implements AutoCloseable {
    * @throws LoadException {@link LoadException.Reason#SYSTEM_FAILED} when it does not start
    */
   public void restartNode(int index) {
-    Node fresh = startNode(snapshot().get(index).port());
+    Node fresh = startNode(index, snapshot().get(index).port());
     synchronized (nodes) {
       nodes.set(index, fresh);
     }

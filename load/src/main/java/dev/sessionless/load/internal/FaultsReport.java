@@ -23,6 +23,9 @@ public final class FaultsReport {
 
   /** A system's name for people: {@code session-sticky} is "In-memory sessions (sticky)". */
   public static String name(String system) {
+    if (Balancer.proxied(system)) {
+      return name(Balancer.system(system)) + " via HAProxy";
+    }
     return switch (system) {
       case "sessionless" -> "Sessionless";
       case Options.WEBFLUX -> "Sessionless on WebFlux";
@@ -71,11 +74,12 @@ public final class FaultsReport {
     double measured = (options.step.toMillis() - options.warmup.toMillis()) / 1000.0;
     double from = options.warmup.toMillis() / 1000.0;
     StringBuilder t = new StringBuilder();
-    boolean tokens = outcomes.containsKey("sessionless") || outcomes.containsKey(Options.WEBFLUX);
+    boolean tokens = outcomes.keySet().stream().map(Balancer::system)
+        .anyMatch(s -> s.equals("sessionless") || s.equals(Options.WEBFLUX));
     t.append(wrap(String.format(Locale.ROOT, "%d users per system shop for %s on %d %s nodes (a journey: browse, browse,"
         + " add three items, check out; %s). At %.1f s node %d is killed; at %.1f s a fresh one starts in its place, with"
         + " empty memory%s.", options.users, seconds(options.step), nodes,
-        outcomes.containsKey(Options.WEBFLUX) ? "Jetty (or Reactor Netty)" : "Jetty", options.think.isZero()
+        outcomes.keySet().stream().map(Balancer::system).anyMatch(Options.WEBFLUX::equals) ? "Jetty (or Reactor Netty)" : "Jetty", options.think.isZero()
             ? "no pause between requests" : "about " + options.think.toMillis() + " ms between requests",
         from + Faults.KILL_AT * measured, Faults.NODE, from + Faults.RESTART_AT * measured,
         tokens ? String.format(Locale.ROOT, "; at %.1f s Sessionless's key rotates"
@@ -102,7 +106,7 @@ public final class FaultsReport {
     long carts = shop.cartsLost();
     String lost = sessions + carts == 0 ? name(system) + " lost nothing"
         : name(system) + " lost " + count(sessions, "session") + " and " + count(carts, "cart");
-    return switch (system) {
+    return switch (Balancer.system(system)) {
       case "sessionless", Options.WEBFLUX -> sessions + carts == 0
           ? lost + ": the session travels in its cookie, so any node serves any request, the restarted one included,"
               + " and tokens made with the old key are still read after the rotation. Its price: the longer cookie, and the"
@@ -113,6 +117,8 @@ public final class FaultsReport {
               : lost + ": it should lose none, so this is a bug (exit status 3); the full report has the details.";
       case "session-sticky", Options.PADDED -> sessions + carts == 0
           ? lost + ": no session kept in node " + Faults.NODE + "'s memory was needed again after it died."
+          : Balancer.proxied(system) ? lost + ": the sessions of the users HAProxy kept on node " + Faults.NODE
+              + " lived in its memory; when it died, HAProxy sent them to a node that had never seen them."
           : lost + ": the sessions of the " + onKilledNode(options.users, nodes) + " users kept on node " + Faults.NODE
               + " lived in its memory; when it died, the balancer moved them to a node that had never seen them.";
       case "session-nonsticky" -> lost + ", all through the run and not only at the kill: each request goes to the next"

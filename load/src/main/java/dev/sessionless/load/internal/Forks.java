@@ -44,6 +44,13 @@ public final class Forks {
     m.put("sessionlessOverStickyThroughput", "Sessionless vs session-sticky");
     m.put("sessionlessOverSpringSessionThroughput", "Sessionless vs spring-session-redis");
     m.put("sessionlessOverPaddedThroughput", "Sessionless vs session-sticky-padded");
+    m.put("paddedOverStickyThroughputViaHaproxy", "The ceiling via HAProxy: session-sticky-padded vs session-sticky");
+    m.put("sessionlessOverStickyThroughputViaHaproxy", "Sessionless vs session-sticky, both via HAProxy");
+    m.put("sessionlessOverSpringSessionThroughputViaHaproxy", "Sessionless vs spring-session-redis, both via HAProxy");
+    m.put("sessionlessOverPaddedThroughputViaHaproxy", "Sessionless vs session-sticky-padded, both via HAProxy");
+    for (String system : java.util.stream.Stream.concat(Options.SYSTEMS.stream(), Options.EXTRA_SYSTEMS.stream()).toList()) {
+      m.put(Balancer.PROXY_COST + system, system + " through HAProxy vs routed by the client");
+    }
     return java.util.Collections.unmodifiableMap(m);
   }
 

@@ -78,6 +78,10 @@ public final class Options {
   public final dev.sessionless.core.Compression sessionlessCompression;
   /** The Sessionless nodes' token algorithm: {@code HS256} (the default) or {@code DIR_A256GCM}. */
   public final dev.sessionless.core.Algorithm sessionlessAlgorithm;
+  /** Who routes the requests ({@code --balancer}): the load client, a real HAProxy, or both in turn. */
+  public final Balancer.Mode balancer;
+  /** The {@code haproxy} to run ({@code --haproxy}), or {@code null} for {@code Haproxy.executable}'s choice. */
+  public final Path haproxy;
 
   private Options(Map<String, String> o, List<String> profiles, boolean demo) {
     this.profiles = profiles;
@@ -148,6 +152,10 @@ public final class Options {
       case "dir" -> dev.sessionless.core.Algorithm.DIR_A256GCM;
       default -> throw bad("--sessionless-algorithm must be hs256 or dir, got '" + alg + "'");
     };
+    String balancerName = o.getOrDefault("balancer", "client");
+    this.balancer = Balancer.Mode.parse(balancerName)
+        .orElseThrow(() -> bad("--balancer must be client, haproxy or both, got '" + balancerName + "'"));
+    this.haproxy = o.containsKey("haproxy") ? Path.of(o.get("haproxy")) : null;
     if (forks < 1 || users < 1 || maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
         || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0 || systemWarmup.isZero()) {
       throw bad("out of range: forks, users, max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
@@ -188,7 +196,8 @@ public final class Options {
       if (!List.of("systems", "max-users", "step", "warmup", "jit-settle", "think", "think-distribution",
           "start-rate", "rate-factor",
           "max-steps", "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "forks", "fork", "redis-server",
-          "rotation", "jetty-header-cache", "padding", "sessionless-compression", "sessionless-algorithm", "app-cpu").contains(k)) {
+          "rotation", "jetty-header-cache", "padding", "sessionless-compression", "sessionless-algorithm", "app-cpu",
+          "balancer", "haproxy").contains(k)) {
         throw bad("unknown option --" + k);
       }
     }
@@ -218,6 +227,11 @@ public final class Options {
         "                                                          (the --sessionless-* options apply to it too)",
         "  --redis-server=PATH                                     default: redis-server on the PATH, else the",
         "                                                          Redis 6.2 binary this jar carries",
+        "  --balancer=client                                       client: the load client picks the node; haproxy:",
+        "                                                          a real HAProxy on loopback does (round-robin, or",
+        "                                                          sticky by cookie for session-sticky); both: each",
+        "                                                          system both ways, rows side by side",
+        "  --haproxy=PATH                                          default: haproxy on the PATH, else /usr/sbin/haproxy",
         "  --jetty-header-cache=0                                  every node's Jetty header cache (Jetty's own default",
         "                                                          1024 re-caches a changed session cookie every request)",
         "  --sessionless-algorithm=hs256                           hs256 (signed tokens) or dir (encrypted, A256GCM)",

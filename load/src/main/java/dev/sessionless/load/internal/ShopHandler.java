@@ -13,7 +13,8 @@ import reactor.core.publisher.Mono;
 /**
  * The shop as a WebFlux handler on {@code WebSession}: the same routes, rules and answers as
  * {@link ShopServlet} (both follow {@link Shop}), unaware of how the session is kept. Mapped as
- * the servlet is ({@code /shop/*}): any other path is a 404, and so is an unknown action.
+ * the servlet is ({@code /shop/*}): any other path is a 404 (but {@link Cluster#HEALTH_PATH}, a
+ * 200), and so is an unknown action.
  */
 final class ShopHandler implements WebHandler {
   private static final String PREFIX = "/shop";
@@ -29,6 +30,10 @@ final class ShopHandler implements WebHandler {
   public Mono<Void> handle(ServerWebExchange exchange) {
     String path = exchange.getRequest().getPath().pathWithinApplication().value();
     ServerHttpResponse res = exchange.getResponse();
+    if (path.equals(Cluster.HEALTH_PATH)) { // a balancer's health check: no session
+      res.setStatusCode(HttpStatus.OK);
+      return res.setComplete();
+    }
     if (!path.equals(PREFIX) && !path.startsWith(PREFIX + "/")) {
       res.setStatusCode(HttpStatus.NOT_FOUND);
       return res.setComplete();
