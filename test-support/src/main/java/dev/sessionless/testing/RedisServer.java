@@ -239,20 +239,7 @@ public final class RedisServer implements AutoCloseable {
   /** Stops the server (TERM, then KILL after five seconds), waits for it, and removes its directory. */
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(5, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // the hook is running or will: nothing left to do
-    }
+    ChildProcesses.stop(process, hook);
     deleteDir(dir);
   }
 

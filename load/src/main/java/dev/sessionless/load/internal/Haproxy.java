@@ -1,6 +1,7 @@
 package dev.sessionless.load.internal;
 
 import dev.sessionless.load.LoadException;
+import dev.sessionless.testing.ChildProcesses;
 import dev.sessionless.testing.RedisServer;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real HAProxy in front of a {@link Cluster}'s nodes, on a free loopback port, as users deploy
@@ -177,15 +177,7 @@ public final class Haproxy implements AutoCloseable {
   /** Stops HAProxy (TERM, then KILL after five seconds), waits for it, and removes its log if empty. */
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(5, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    ChildProcesses.stop(process, reaper);
     try {
       if (Files.size(log) == 0) {
         Files.delete(log); // nothing to say: keep the results directory to the config alone
@@ -193,10 +185,6 @@ public final class Haproxy implements AutoCloseable {
     } catch (IOException e) {
       // a log left behind is harmless
     }
-    try {
-      Runtime.getRuntime().removeShutdownHook(reaper);
-    } catch (IllegalStateException e) {
-      // the JVM is already exiting: the hook runs anyway, on a process that has ended
-    }
   }
+
 }
