@@ -22,8 +22,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -52,17 +50,9 @@ class GatewayTransactionTokenTest {
     Path keysFile = dir.resolve("gateway-signing-keys.jwks");
     Files.writeString(keysFile, KeySet.of(TokenKey.generate("edge-1", Algorithm.ES256)).toJwksWithSecrets());
     orders = new LoopbackService("orders");
-    gateway = new SpringApplicationBuilder(EdgeGatewayApp.class).web(WebApplicationType.REACTIVE).properties(
-        "spring.config.name=edge-gateway",
-        "server.port=0",
-        "server.address=127.0.0.1",
-        "edge.keys-file=" + keysFile,
-        "edge.orders-uri=" + orders.root,
-        "edge.billing-uri=" + orders.root,
-        "sessionless.propagation.profile=txn-token",
-        "sessionless.propagation.send.trust-domain=" + TRUST_DOMAIN,
-        "sessionless.propagation.send.scope=orders.read").run();
-    gatewayRoot = URI.create("http://127.0.0.1:" + gateway.getEnvironment().getRequiredProperty("local.server.port"));
+    gateway = EdgeGatewayApp.start(keysFile, orders.root, orders.root, "sessionless.propagation.profile=txn-token",
+        "sessionless.propagation.send.trust-domain=" + TRUST_DOMAIN, "sessionless.propagation.send.scope=orders.read");
+    gatewayRoot = EdgeGatewayApp.root(gateway);
     gatewayPublic = Keyring.builder().jwksUrl(gatewayRoot.resolve("/.well-known/jwks.json"))
         .httpAllowInsecurePlainHttp(true).build();
     orders.verifyWith(InternalTokenWebFilter.builder().verifier(InternalTokenVerifier.builder()
@@ -70,16 +60,8 @@ class GatewayTransactionTokenTest {
   }
 
   @AfterAll
-  static void stop() {
-    if (gatewayPublic != null) {
-      gatewayPublic.close();
-    }
-    if (gateway != null) {
-      gateway.close();
-    }
-    if (orders != null) {
-      orders.close();
-    }
+  static void stop() throws Exception {
+    EdgeGatewayApp.closeAll(gatewayPublic, gateway, orders);
   }
 
   @Test
