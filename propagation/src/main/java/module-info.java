@@ -7,7 +7,7 @@
  * WebClient}) and {@code dev.sessionless.propagation.okhttp} (OkHttp), and {@code
  * dev.sessionless.propagation.reactive}, the receiving filter, edge filter and JWKS endpoint for
  * Spring WebFlux. {@code dev.sessionless.propagation.internal}, what the client helpers, filters
- * and JWKS endpoints share, is not exported. The servlet API is needed only by the servlet and
+ * and JWKS endpoints share, is exported only to {@code dev.sessionless.grpc}. The servlet API is needed only by the servlet and
  * filters ({@link
  * dev.sessionless.propagation.JwksServlet}, {@link dev.sessionless.propagation.InternalTokenFilter},
  * {@link dev.sessionless.propagation.EdgeContextFilter}); it and the client libraries (Spring,
@@ -30,4 +30,7 @@ module dev.sessionless.propagation {
   exports dev.sessionless.propagation.spring;
   exports dev.sessionless.propagation.okhttp;
   exports dev.sessionless.propagation.reactive;
+  // Qualified: the gRPC server interceptor applies the receiving filters' rule for a caller's
+  // token that lapsed before it could be re-minted (Admission.lapsed) instead of a copy of it.
+  exports dev.sessionless.propagation.internal to dev.sessionless.grpc;
 }

@@ -1,10 +1,9 @@
 package dev.sessionless.gateway;
 
+import dev.sessionless.core.internal.SeededRandom;
 import dev.sessionless.propagation.EdgeSession;
 import dev.sessionless.propagation.reactive.EdgeLogins;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Optional;
 import java.util.Set;
 import org.springframework.web.server.ServerWebExchange;
@@ -14,15 +13,21 @@ import reactor.core.publisher.Mono;
 /**
  * {@link EdgeSessionResolver#principalAndWebSession(String)}: the signed-in principal and the
  * exchange's {@code WebSession}, read by the rule the WebFlux edge filter uses ({@link EdgeLogins}:
- * what a login is, and the session's digested id). Stateless and thread-safe.
+ * what a login is, and the session's digested id). A login without a started {@code WebSession}
+ * gets a per-request id, {@code rq-} and 128 random bits (base64url) from core's {@link
+ * SeededRandom}, the one audited source of the session ids, IVs and trace ids elsewhere, seeded
+ * when this resolver is made, so no request (on an event loop) waits for entropy. Stateless and
+ * thread-safe.
  */
 final class PrincipalEdgeSessions implements EdgeSessionResolver {
-  private static final SecureRandom RANDOM = new SecureRandom();
+  /** What starts a per-request id, telling it from a session's digest ({@code ws-}). */
+  static final String REQUEST_ID_PREFIX = "rq-";
 
   private final String subjectAttribute;
 
   PrincipalEdgeSessions(String subjectAttribute) {
     this.subjectAttribute = subjectAttribute;
+    SeededRandom.seed();
   }
 
   @Override
@@ -55,15 +60,9 @@ final class PrincipalEdgeSessions implements EdgeSessionResolver {
         }
       }
     } else {
-      b.sessionId(randomId());
+      b.sessionId(REQUEST_ID_PREFIX + SeededRandom.newId());
     }
     return Optional.of(b.build());
-  }
-
-  private static String randomId() {
-    byte[] b = new byte[16];
-    RANDOM.nextBytes(b);
-    return "rq-" + Base64.getUrlEncoder().withoutPadding().encodeToString(b);
   }
 
   /** The subject attribute only. */

@@ -1,6 +1,7 @@
 package dev.sessionless.gateway;
 
 import dev.sessionless.propagation.InternalTokenMinter;
+import dev.sessionless.propagation.TokenProfile;
 import dev.sessionless.spring.boot.PropagationSendProperties;
 import dev.sessionless.spring.boot.SessionlessPropagationProperties;
 import java.util.ArrayList;
@@ -36,6 +37,13 @@ import org.springframework.web.server.session.WebSessionManager;
  * subject-attribute}), and the cookies that stay at the gateway ({@code
  * sessionless.gateway.session-cookies}).
  *
+ * <p>The token profile is the deployment's, {@code sessionless.propagation.profile}, as on every
+ * other service: with {@code txn-token} the minter (made by that auto-configuration from {@code
+ * send.trust-domain} and {@code send.scope}) mints Transaction Tokens and the route filter sends
+ * them in {@code Txn-Token}, unless {@code send.header} names another header. A gateway with
+ * {@code txn-token} and no {@code send.scope} fails its startup naming the property: it mints
+ * every token at the edge, where the draft's scope is required.
+ *
  * <p>Each bean backs off when the application defines its own of that type ({@link
  * EdgeSessionResolver} to take sessions from elsewhere).
  */
@@ -66,7 +74,16 @@ public class SessionlessGatewayAutoConfiguration {
       SessionlessPropagationProperties properties, SessionlessGatewayProperties gateway, InternalTokenMinter minter,
       EdgeSessionResolver sessions, Environment environment, ObjectProvider<WebSessionManager> webSessions) {
     PropagationSendProperties p = properties.getSend();
-    return new SessionlessInternalTokenGatewayFilterFactory(minter, sessions, p.getHeader(), p.getGrants(),
+    boolean txnFromProperties = minter.profile() == TokenProfile.TXN_TOKEN
+        && TokenProfile.TXN_TOKEN.propertyValue().equals(properties.getProfile());
+    if (txnFromProperties && p.getScope().isEmpty()) {
+      throw new IllegalStateException("sessionless.propagation.profile=txn-token at the gateway needs"
+          + " sessionless.propagation.send.scope: the scope of every Transaction Token the gateway mints for a"
+          + " routed request (e.g. shop.browse)");
+    }
+    // Unset: the profile's header (Authorization or Txn-Token), not getHeader()'s Authorization default.
+    return new SessionlessInternalTokenGatewayFilterFactory(minter, sessions,
+        environment.getProperty("sessionless.propagation.send.header"), p.getGrants(),
         sessionCookies(gateway, environment, webSessions.getIfUnique()));
   }
 

@@ -3,6 +3,8 @@ package dev.sessionless.gateway;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.propagation.EdgeSession;
 import dev.sessionless.propagation.InternalTokenMinter;
+import dev.sessionless.propagation.NoSessionException;
+import dev.sessionless.propagation.TokenProfile;
 import dev.sessionless.propagation.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,8 +27,12 @@ import reactor.core.publisher.Mono;
 /**
  * The route filter {@code SessionlessInternalToken}: for each routed request, mints the internal
  * token of {@code sessionless-propagation} for the route's service (its audience) from the
- * browser's session at the gateway, and sends it downstream as {@code Authorization: Bearer
- * <token>}; the browser's session cookies stay at the gateway.
+ * browser's session at the gateway, and sends it downstream in the header of the minter's
+ * {@link TokenProfile}: {@code Authorization: Bearer <token>} ({@link TokenProfile#INTERNAL}, the
+ * default) or {@code Txn-Token: <token>} ({@link TokenProfile#TXN_TOKEN}, {@code
+ * sessionless.propagation.profile=txn-token}: {@code aud} the trust domain, the minter's {@code
+ * scope}, the request's trace id in {@code rctx}); the browser's session cookies stay at the
+ * gateway.
  *
  * <pre>{@code
  * spring.cloud.gateway.server.webflux.routes:
@@ -61,6 +67,7 @@ public final class SessionlessInternalTokenGatewayFilterFactory
 
   private final InternalTokenMinter minter;
   private final EdgeSessionResolver sessions;
+  private final TokenProfile profile;
   private final String header;
   private final Map<String, List<String>> grants;
   private final SessionCookies cookies;
@@ -70,8 +77,9 @@ public final class SessionlessInternalTokenGatewayFilterFactory
    *
    * @param minter the gateway's minter ({@code sessionless.propagation.send.*})
    * @param sessions where each request's session comes from
-   * @param header the header the token travels in, as {@code Bearer <token>} (as the services'
-   *     filters read it)
+   * @param header the header the token travels in (as the services' filters read it), or null for
+   *     the minter's profile's: {@code Authorization} with {@code Bearer <token>}, or {@code
+   *     Txn-Token} with the bare token
    * @param grants the state names each audience receives when its route names none
    * @param sessionCookies the cookies that stay at the gateway, with their chunks ({@code
    *     NAME.1}, ...)
@@ -82,10 +90,11 @@ public final class SessionlessInternalTokenGatewayFilterFactory
     super(Config.class);
     this.minter = Objects.requireNonNull(minter, "minter");
     this.sessions = Objects.requireNonNull(sessions, "sessions");
-    if (header == null || header.isEmpty() || header.chars().anyMatch(c -> c <= ' ' || c >= 127 || c == ':')) {
+    this.profile = minter.profile();
+    if (header != null && (header.isEmpty() || header.chars().anyMatch(c -> c <= ' ' || c >= 127 || c == ':'))) {
       throw new IllegalArgumentException("sessionless.propagation.send.header: '" + header + "' is not a header name");
     }
-    this.header = header;
+    this.header = header != null ? header : profile.header();
     Map<String, List<String>> g = new java.util.LinkedHashMap<>();
     grants.forEach((audience, names) -> g.put(audience, List.copyOf(names)));
     this.grants = Map.copyOf(g);
@@ -227,7 +236,11 @@ public final class SessionlessInternalTokenGatewayFilterFactory
       }
       String token;
       try {
-        token = minter.mint(session.get(), audience, names);
+        // The trace: the Transaction Token profile carries its id in rctx; the internal one ignores it.
+        token = minter.mint(session.get(), audience, names, trace);
+      } catch (NoSessionException e) {
+        // A Transaction Token names its user (sub): a resolver's session without a subject is no login.
+        return answer(exchange, HttpStatus.UNAUTHORIZED, "sign in first");
       } catch (TokenException e) {
         if (e.reason() == TokenException.Reason.EXPIRED) {
           return answer(exchange, HttpStatus.UNAUTHORIZED, "the session has ended: sign in again");
@@ -253,7 +266,7 @@ public final class SessionlessInternalTokenGatewayFilterFactory
       ServerWebExchange routed = exchange.mutate().request(r -> r.headers(h -> {
         h.remove(header);
         if (token != null) {
-          h.set(header, "Bearer " + token);
+          h.set(header, profile.headerValue(token));
         }
         h.set(TraceContext.HEADER, trace.child().header());
         if (kept == null) {
@@ -299,7 +312,8 @@ public final class SessionlessInternalTokenGatewayFilterFactory
   /** The header, the grants and the session cookies; never keys. */
   @Override
   public String toString() {
-    return "SessionlessInternalTokenGatewayFilterFactory[" + minter + ", header=" + header + ", grants=" + grants
+    return "SessionlessInternalTokenGatewayFilterFactory[" + minter + ", profile=" + profile.propertyValue()
+        + ", header=" + header + ", grants=" + grants
         + ", " + cookies + "]";
   }
 }

@@ -1,11 +1,16 @@
 package dev.sessionless.gateway;
 
 import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.security.config.Customizer;
@@ -28,6 +33,34 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 class EdgeGatewayApp {
   static final String USER = "alice";
   static final String PASSWORD = "wonderland";
+
+  /**
+   * Starts this gateway on a free loopback port with {@code edge-gateway.yml}, signing with the
+   * keys of {@code keysFile}, its routes to {@code orders} and {@code billing}, and {@code more}
+   * properties.
+   */
+  static ConfigurableApplicationContext start(Path keysFile, URI orders, URI billing, String... more) {
+    List<String> properties = new ArrayList<>(List.of("spring.config.name=edge-gateway", "server.port=0",
+        "server.address=127.0.0.1", "edge.keys-file=" + keysFile, "edge.orders-uri=" + orders,
+        "edge.billing-uri=" + billing));
+    properties.addAll(List.of(more));
+    return new SpringApplicationBuilder(EdgeGatewayApp.class).web(WebApplicationType.REACTIVE)
+        .properties(properties.toArray(String[]::new)).run();
+  }
+
+  /** The root URI of a gateway {@link #start} started. */
+  static URI root(ConfigurableApplicationContext gateway) {
+    return URI.create("http://127.0.0.1:" + gateway.getEnvironment().getRequiredProperty("local.server.port"));
+  }
+
+  /** Closes each of {@code resources} that is not null, in order (what a test's start made). */
+  static void closeAll(AutoCloseable... resources) throws Exception {
+    for (AutoCloseable r : resources) {
+      if (r != null) {
+        r.close();
+      }
+    }
+  }
 
   @Bean
   SecurityWebFilterChain security(ServerHttpSecurity http) {

@@ -33,8 +33,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -67,16 +65,9 @@ class GatewayEdgeEndToEndTest {
     writeKeys(KeySet.of(edge1));
     orders = new LoopbackService("orders");
     billing = new LoopbackService("billing");
-    gateway = new SpringApplicationBuilder(EdgeGatewayApp.class).web(WebApplicationType.REACTIVE).properties(
-        "spring.config.name=edge-gateway",
-        "server.port=0",
-        "server.address=127.0.0.1",
-        "edge.keys-file=" + keysFile,
-        "edge.orders-uri=" + orders.root,
-        "edge.billing-uri=" + billing.root,
-        // Verifiers may hold the document a second: the rotation below is quick.
-        "sessionless.propagation.send.jwks.max-age=1s").run();
-    gatewayRoot = URI.create("http://127.0.0.1:" + gateway.getEnvironment().getRequiredProperty("local.server.port"));
+    // Verifiers may hold the document a second: the rotation below is quick.
+    gateway = EdgeGatewayApp.start(keysFile, orders.root, billing.root, "sessionless.propagation.send.jwks.max-age=1s");
+    gatewayRoot = EdgeGatewayApp.root(gateway);
     URI jwks = gatewayRoot.resolve("/.well-known/jwks.json");
     for (LoopbackService service : List.of(orders, billing)) {
       Keyring gatewayPublic = Keyring.builder().jwksUrl(jwks).httpAllowInsecurePlainHttp(true)
@@ -89,16 +80,8 @@ class GatewayEdgeEndToEndTest {
 
   @AfterAll
   static void stop() throws Exception {
-    serviceKeyrings.forEach(Keyring::close);
-    if (gateway != null) {
-      gateway.close();
-    }
-    if (orders != null) {
-      orders.close();
-    }
-    if (billing != null) {
-      billing.close();
-    }
+    EdgeGatewayApp.closeAll(serviceKeyrings.toArray(AutoCloseable[]::new));
+    EdgeGatewayApp.closeAll(gateway, orders, billing);
   }
 
   private static void writeKeys(KeySet keys) throws Exception {

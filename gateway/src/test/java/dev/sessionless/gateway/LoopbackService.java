@@ -26,8 +26,8 @@ import reactor.netty.http.server.HttpServer;
  * /api/**} behind {@link InternalTokenWebFilter} (installed once the gateway's JWKS URL is known),
  * {@code /public/**} open. Both answer what arrived, as {@code key=value} lines: the service's
  * name, the verified token's audience, subject, session id, key id, actors and state, the {@code
- * Cookie} and {@code traceparent} headers, and whether an {@code Authorization} header came at
- * all. The last {@code Authorization} header is kept for replaying it elsewhere.
+ * Cookie} and {@code traceparent} headers, whether an {@code Authorization} or a {@code Txn-Token}
+ * header came at all, and a Transaction Token's profile, scope and request context. The last {@code Authorization} header is kept for replaying it elsewhere.
  */
 final class LoopbackService implements AutoCloseable {
   private final AtomicReference<WebFilter> verifying = new AtomicReference<>();
@@ -71,12 +71,16 @@ final class LoopbackService implements AutoCloseable {
     seen.put("cookie", String.valueOf(exchange.getRequest().getHeaders().getFirst("Cookie")));
     seen.put("traceparent", String.valueOf(exchange.getRequest().getHeaders().getFirst("traceparent")));
     seen.put("authorization", exchange.getRequest().getHeaders().getFirst("Authorization") == null ? "absent" : "present");
+    seen.put("txn-token", exchange.getRequest().getHeaders().getFirst("Txn-Token") == null ? "absent" : "present");
     InternalTokenWebFilter.token(exchange).ifPresent((InternalToken t) -> {
       seen.put("aud", t.audience());
       seen.put("sub", t.subject().orElse("-"));
       seen.put("sid", t.sessionId());
       seen.put("kid", t.token().keyId());
       seen.put("actors", String.valueOf(t.actors()));
+      seen.put("profile", t.profile().propertyValue());
+      seen.put("scope", String.valueOf(new java.util.TreeSet<>(t.scope())));
+      seen.put("rctx", String.valueOf(t.requestContext()));
       Map<String, String> state = new TreeMap<>();
       t.stateNames().forEach(n -> state.put(n, t.token().get(n, String.class).orElse("?")));
       seen.put("state", state.toString());

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.propagation.EdgeSession;
 import java.security.Principal;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
@@ -22,7 +24,7 @@ import org.springframework.web.server.session.InMemoryWebSessionStore;
 import reactor.core.publisher.Mono;
 
 /** The default {@link EdgeSessionResolver}: which requests have a session, and what it says. */
-@Timeout(10)
+@Timeout(60)
 class PrincipalEdgeSessionsTest {
   private static final Principal ALICE = UsernamePasswordAuthenticationToken.authenticated("alice", "n/a",
       AuthorityUtils.createAuthorityList("ROLE_USER"));
@@ -86,5 +88,20 @@ class PrincipalEdgeSessionsTest {
     assertNotEquals(a.sessionId(), b.sessionId());
     assertEquals(Set.of(), a.stateNames());
     assertTrue(a.expiresAt().isEmpty());
+  }
+
+  @Test
+  void perRequestIdsAre128RandomBitsInBase64urlAndNeverRepeat() {
+    WebSession notStarted = new InMemoryWebSessionStore().createWebSession().block();
+    ServerWebExchange exchange = exchange(ALICE, notStarted);
+    EdgeSessionResolver resolver = EdgeSessionResolver.principalAndWebSession(null);
+    Set<String> seen = new HashSet<>();
+    Pattern shape = Pattern.compile("rq-[A-Za-z0-9_-]{21}[AQgw]");
+    for (int i = 0; i < 2_000; i++) {
+      String id = resolver.resolve(exchange, Set.of()).block().sessionId();
+      // 16 bytes are 22 base64url characters without padding; the last carries 2 bits and 4 zeros.
+      assertTrue(shape.matcher(id).matches(), id);
+      assertTrue(seen.add(id), "repeated: " + id);
+    }
   }
 }

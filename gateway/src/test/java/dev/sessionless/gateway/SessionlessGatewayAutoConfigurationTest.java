@@ -96,6 +96,24 @@ class SessionlessGatewayAutoConfigurationTest {
   }
 
   @Test
+  void theTxnTokenProfileSendsTxnTokenAndWithoutAScopeFailsTheStartupNamingTheProperty() {
+    String[] txn = sending("sessionless.propagation.profile=txn-token",
+        "sessionless.propagation.send.trust-domain=shop.example");
+    reactive.withPropertyValues(txn).run(context -> {
+      Throwable failure = context.getStartupFailure();
+      assertTrue(failure != null, "the startup failed");
+      String messages = String.valueOf(failure) + " " + String.valueOf(org.springframework.core.NestedExceptionUtils
+          .getMostSpecificCause(failure).getMessage());
+      assertTrue(messages.contains("sessionless.propagation.send.scope"), messages);
+    });
+    reactive.withPropertyValues(txn).withPropertyValues("sessionless.propagation.send.scope=shop.browse").run(context -> {
+      assertTrue(context.getStartupFailure() == null, String.valueOf(context.getStartupFailure()));
+      String factory = context.getBean(SessionlessInternalTokenGatewayFilterFactory.class).toString();
+      assertTrue(factory.contains("profile=txn-token, header=Txn-Token"), factory);
+    });
+  }
+
+  @Test
   void theApplicationsOwnSessionResolverIsUsed() {
     EdgeSessionResolver own = (exchange, names) -> Mono.empty();
     reactive.withPropertyValues(sending()).withBean(EdgeSessionResolver.class, () -> own)

@@ -7,6 +7,7 @@ import dev.sessionless.propagation.CallContext;
 import dev.sessionless.propagation.InternalToken;
 import dev.sessionless.propagation.InternalTokenVerifier;
 import dev.sessionless.propagation.TraceContext;
+import dev.sessionless.propagation.internal.Admission;
 import io.grpc.Context;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -62,9 +63,12 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
 
   private final InternalTokenVerifier verifier;
   private final Metadata.Key<String> header;
+  /** Only for its lapsed-token rule: verification and refusals are gRPC's own, above. */
+  private final Admission admission;
 
   private InternalTokenServerInterceptor(Builder b) {
     this.verifier = b.verifier;
+    this.admission = new Admission(b.verifier, t -> true, LOG);
     this.header = MetadataKeys.of(b.header != null ? b.header : b.verifier.profile().header());
   }
 
@@ -142,25 +146,20 @@ public final class InternalTokenServerInterceptor implements ServerInterceptor {
     }
   }
 
-  /** Closes the call as the caller's lapsed token if {@code e} is that; false leaves it to gRPC. */
+  /**
+   * Closes the call as the caller's lapsed token if {@code e} is that (the receiving filters'
+   * rule, {@link Admission#lapsed}); false leaves it to gRPC.
+   */
   private boolean closeIfLapsed(ServerCall<?, ?> call, RuntimeException e, InternalToken verified, TraceContext trace) {
-    Throwable t = e;
-    for (int depth = 0; t != null && depth < 32; depth++, t = t.getCause()) {
-      if (t instanceof TokenException && ((TokenException) t).reason() == TokenException.Reason.EXPIRED) {
-        if (!verifier.tooLateToRemint(verified)) {
-          return false;
-        }
-        LOG.log(System.Logger.Level.DEBUG, "trace={0}: the caller''s internal token expired before it could be "
-            + "re-minted for the next call: refused as expired", trace.traceId());
-        try {
-          call.close(Status.UNAUTHENTICATED.withDescription(TokenException.Reason.EXPIRED.name()), new Metadata());
-        } catch (IllegalStateException alreadyClosed) {
-          return false;   // the service answered before it failed: its failure stays its own
-        }
-        return true;
-      }
+    if (admission.lapsed(e, verified, trace) == null) {
+      return false;
     }
-    return false;
+    try {
+      call.close(Status.UNAUTHENTICATED.withDescription(TokenException.Reason.EXPIRED.name()), new Metadata());
+    } catch (IllegalStateException alreadyClosed) {
+      return false;   // the service answered before it failed: its failure stays its own
+    }
+    return true;
   }
 
   private static <Q> ServerCall.Listener<Q> refuse(ServerCall<Q, ?> call, Status status) {

@@ -13,9 +13,9 @@ import java.util.function.Predicate;
  * verification, the check after it, which failures are the caller's ({@code 401}) and which are
  * this side's ({@code 503}, logged at ERROR), and when an application's failure is really the
  * caller's lapsed token. What is left in each filter is how its stack reads a header and writes
- * an answer.
+ * an answer. The gRPC server interceptor applies {@link #lapsed} too (the one rule for both).
  *
- * <p>Not exported. Immutable and thread-safe.
+ * <p>Exported only to {@code dev.sessionless.grpc}. Immutable and thread-safe.
  */
 public final class Admission {
   /** The challenge to a request without a token (RFC 6750 section 3: no error code). */

@@ -48,7 +48,7 @@ final class RevocationFactory {
    * @param issuer the session issuer, the list's by default
    * @param audience the session audience, the list's by default
    * @throws IllegalStateException naming the property to set when the configuration is
-   *     incomplete, or when type REDIS lacks {@code sessionless-redis} on the class path
+   *     incomplete or contradicts itself (a Redis URL and cluster nodes both), or when type REDIS lacks {@code sessionless-redis} on the class path
    */
   public static RevocationSource build(RevocationProperties p, KeySource keys, String issuer,
       String audience) {
@@ -58,9 +58,15 @@ final class RevocationFactory {
             + " a logout holds on this instance only; use redis or published for several instances");
         return RevocationStore.inMemory(Clock.systemUTC());
       case REDIS:
-        if (p.getRedis().getUrl() == null) {
+        boolean cluster = !p.getRedis().getCluster().getNodes().isEmpty();
+        if (p.getRedis().getUrl() != null && cluster) {
+          throw new IllegalStateException("sessionless.revocation.redis.url and sessionless.revocation.redis.cluster.nodes"
+              + " are both set: Redis is either one server (url) or a Redis Cluster (cluster.nodes); remove one");
+        }
+        if (p.getRedis().getUrl() == null && !cluster) {
           throw new IllegalStateException("sessionless.revocation.type=redis needs sessionless.revocation.redis.url,"
-              + " e.g. redis://127.0.0.1:6379");
+              + " e.g. redis://127.0.0.1:6379, or for a Redis Cluster sessionless.revocation.redis.cluster.nodes,"
+              + " e.g. 10.0.0.1:6379,10.0.0.2:6379");
         }
         if (!ClassUtils.isPresent(REDIS, RevocationFactory.class.getClassLoader())) {
           throw new IllegalStateException("sessionless.revocation.type=redis needs dev.sessionless:sessionless-redis"

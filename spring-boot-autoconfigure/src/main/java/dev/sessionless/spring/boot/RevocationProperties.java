@@ -3,6 +3,9 @@ package dev.sessionless.spring.boot;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * The {@code sessionless.revocation.*} properties: where revoked sessions and subjects logged out
@@ -69,6 +72,10 @@ public class RevocationProperties {
     /** The Redis server, redis://host:6379 or rediss://user:password@host:6380/0. Required for REDIS. */
     private String url;
 
+    /** A Redis Cluster instead of one server (sessionless.revocation.redis.cluster.*). */
+    @NestedConfigurationProperty
+    private final Cluster cluster = new Cluster();
+
     /** The prefix of every key and of the publish/subscribe channel. */
     private String keyPrefix = "sessionless:revocation:";
 
@@ -92,6 +99,11 @@ public class RevocationProperties {
     /** Sets the Redis URL. */
     public void setUrl(String url) {
       this.url = url;
+    }
+
+    /** The Redis Cluster ({@code sessionless.revocation.redis.cluster.*}). */
+    public Cluster getCluster() {
+      return cluster;
     }
 
     /** The prefix of every key and of the channel. */
@@ -132,6 +144,29 @@ public class RevocationProperties {
     /** Sets what a stale copy does. */
     public void setOnStale(OnStale onStale) {
       this.onStale = onStale;
+    }
+
+    /** A Redis Cluster holding the revocations, in place of {@code sessionless.revocation.redis.url}. */
+    public static class Cluster {
+      /**
+       * Some of the cluster's masters, host:port or redis://host:port (rediss://user:password@host:port
+       * for TLS and credentials, the first node's for all); one that answers is enough. Instead of
+       * sessionless.revocation.redis.url.
+       */
+      private List<String> nodes = new ArrayList<>();
+
+      /** Used by Spring. */
+      public Cluster() {}
+
+      /** The cluster's nodes as configured; empty when Redis is one server. */
+      public List<String> getNodes() {
+        return nodes;
+      }
+
+      /** Sets the cluster's nodes. */
+      public void setNodes(List<String> nodes) {
+        this.nodes = nodes;
+      }
     }
   }
 

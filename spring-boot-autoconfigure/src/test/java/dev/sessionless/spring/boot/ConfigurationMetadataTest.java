@@ -54,7 +54,8 @@ class ConfigurationMetadataTest {
    * filter's safe defaults. Issue 40 added {@code sessionless.propagation.profile}, {@code
    * send.trust-domain} and {@code send.scope}, said what receive.audience means with it, and left
    * the two propagation headers to the profile
-   * (no default in the metadata; CHANGES.md).
+   * (no default in the metadata; CHANGES.md). Issue 39 added {@code
+   * sessionless.revocation.redis.cluster.nodes}.
    */
   @Test
   void splittingThePropertiesClassesKeepsEveryKeyTypeDefaultAndDescription() throws Exception {

@@ -19,6 +19,7 @@ import dev.sessionless.spring.boot.it.Instance;
 import dev.sessionless.spring.boot.it.RevocationApp;
 import dev.sessionless.spring.boot.it.PrimaryRevocationStoreApp;
 import dev.sessionless.spring.boot.it.TwoRevocationStoresApp;
+import dev.sessionless.testing.RedisCluster;
 import dev.sessionless.testing.RedisServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -28,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,6 +37,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -42,7 +45,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Logout that holds, in Boot: two instances of an application with Spring Security's default
  * configuration share a key file and a real {@code redis-server} on loopback
  * ({@code sessionless.revocation.type=redis}); every request goes to the other instance than the
- * one before.
+ * one before. The same with a real three-master Redis Cluster
+ * ({@code sessionless.revocation.redis.cluster.nodes}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RevocationTest {
@@ -244,6 +248,59 @@ class RevocationTest {
   }
 
   @Test
+  @Timeout(180) // three redis-server processes form a cluster, then two Boot instances start
+  void aLogoutOnOneInstanceIsRefusedOnTheOtherThroughARedisCluster() throws Exception {
+    try (RedisCluster cluster = RedisCluster.start()) {
+      // Spring Boot's own host:port form, every master, on one; a single redis:// node on the other.
+      String hostPorts = cluster.ports().stream().map(port -> "127.0.0.1:" + port).collect(Collectors.joining(","));
+      String[] common = {Containers.only("jetty"), "sessionless.keys.file=" + keys,
+          "sessionless.attribute-types=" + Cart.class.getName(), "sessionless.revocation.type=redis",
+          "sessionless.revocation.redis.key-prefix=boot-cluster:"};
+      try (Instance a = Instance.start(RevocationApp.class, with(common,
+              "sessionless.revocation.redis.cluster.nodes=" + hostPorts));
+          Instance b = Instance.start(RevocationApp.class, with(common,
+              "sessionless.revocation.redis.cluster.nodes=" + cluster.uris().get(1)))) {
+        assertEquals("RedisRevocations[channel={boot-cluster:}events]",
+            a.context.getBean(RevocationSource.class).toString(), "cluster.nodes made the store");
+        Browser browser = new Browser();
+        String copied = login(browser, a, b, "alice");
+        assertEquals("hello alice", withCookie(a, copied).body(), "the copy works before the logout");
+        HttpResponse<String> r = browser.postForm(b.uri("/logout"), Map.of("_csrf", browser.get(a.uri("/csrf")).body()));
+        assertEquals(302, r.statusCode());
+        assertEquals(401, withCookie(b, copied).statusCode(), "the instance that logged out refuses the copy at once");
+        within(LAG, () -> withCookie(a, copied).statusCode() == 401);
+      }
+    }
+  }
+
+  private static String[] with(String[] common, String... more) {
+    java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(common));
+    all.addAll(java.util.List.of(more));
+    return all.toArray(new String[0]);
+  }
+
+  @Test
+  void aRedisUrlAndClusterNodesTogetherFailTheStartupNamingBoth() {
+    RuntimeException e = assertThrows(RuntimeException.class, () -> Instance.start(RevocationApp.class,
+        Containers.only("tomcat"), "sessionless.keys.file=" + keys, "sessionless.revocation.type=redis",
+        "sessionless.revocation.redis.url=" + redis.uri(),
+        "sessionless.revocation.redis.cluster.nodes=127.0.0.1:7000").close());
+    String message = mentioning(e, "are both set").getMessage();
+    assertTrue(message.contains("sessionless.revocation.redis.url")
+        && message.contains("sessionless.revocation.redis.cluster.nodes"), message);
+  }
+
+  @Test
+  void aClusterNodeThatIsNotHostAndPortFailsTheStartupNamingItWithoutItsPassword() {
+    RuntimeException e = assertThrows(RuntimeException.class, () -> Instance.start(RevocationApp.class,
+        Containers.only("tomcat"), "sessionless.keys.file=" + keys, "sessionless.revocation.type=redis",
+        "sessionless.revocation.redis.cluster.nodes=127.0.0.1:7000,rediss://app:s3cret@10.0.0.2").close());
+    String message = mentioning(e, "cluster.nodes[1]").getMessage();
+    assertTrue(message.contains("'10.0.0.2'") && message.contains("host:port"), message);
+    assertTrue(!message.contains("s3cret"), "the password stays out of the message: " + message);
+  }
+
+  @Test
   void redisWithoutAUrlFailsTheStartupNamingTheProperty() {
     RuntimeException e = assertThrows(RuntimeException.class, () -> Instance.start(RevocationApp.class,
         Containers.only("tomcat"), "sessionless.keys.file=" + keys, "sessionless.revocation.type=redis").close());
@@ -251,6 +308,7 @@ class RevocationTest {
     while (t.getCause() != null) {
       t = t.getCause();
     }
-    assertTrue(t.getMessage().contains("sessionless.revocation.redis.url"), t.getMessage());
+    assertTrue(t.getMessage().contains("sessionless.revocation.redis.url")
+        && t.getMessage().contains("sessionless.revocation.redis.cluster.nodes"), t.getMessage());
   }
 }
