@@ -9,6 +9,7 @@ import dev.sessionless.core.KeySource;
 import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.devicebinding.SimulatedBrowser;
+import dev.sessionless.devicebinding.UnboundPolicy;
 import dev.sessionless.devicebinding.servlet.LoopbackDevice.Reply;
 import dev.sessionless.testing.FakeClock;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.sessionless.spring.boot;
 
-import dev.sessionless.devicebinding.servlet.UnboundPolicy;
+import dev.sessionless.devicebinding.UnboundPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
