@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * {@code sessionless.device-binding.*}: Device Bound Session Credentials (DBSC) on the servlet
- * filter; off unless {@code enabled} is true. See the device-binding module's README.
+ * filter or, in a WebFlux application, the WebFlux filter (the same keys for both); off unless
+ * {@code enabled} is true. See the device-binding module's README.
  */
 @ConfigurationProperties("sessionless.device-binding")
 public class DeviceBindingProperties {
