@@ -1,12 +1,17 @@
 package dev.sessionless.devicebinding.webflux;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
 import dev.sessionless.devicebinding.DbscLoopbackScenarios;
 import dev.sessionless.devicebinding.LoopbackNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.TestInstance;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import reactor.netty.resources.LoopResources;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.blockhound.BlockingOperationError;
 
 /**
  * {@link DbscLoopbackScenarios} through {@link DeviceBindingWebFilter} on two real Reactor Netty
@@ -15,22 +20,29 @@ import reactor.netty.resources.LoopResources;
  * loop in any of it.
  */
 @Timeout(120)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DeviceBindingWebFluxTest extends DbscLoopbackScenarios {
-  private final LoopResources loops = NonBlocking.loops("dbsc-webflux-test");
+  @RegisterExtension
+  static final NonBlocking NON_BLOCKING = new NonBlocking("dbsc-webflux-test");
 
   @Override
   protected LoopbackNode.Stack stack() {
-    return (sessionKeys, dbscKeys, clock, config) -> new DbscNettyNode(sessionKeys, dbscKeys, clock, config, loops);
+    return NON_BLOCKING.netty();
   }
 
-  @AfterEach
-  void nothingBlocked() {
-    NonBlocking.assertNoneBlocked();
-  }
-
-  @AfterAll
-  void stopLoops() {
-    NonBlocking.stop(loops);
+  /** The guard is live: a blocking call on one of these loops is seen and fails (else the other tests prove nothing). */
+  @Test
+  void blockHoundWatchesTheseEventLoops() throws Exception {
+    CompletableFuture<Throwable> seen = new CompletableFuture<>();
+    NON_BLOCKING.loops.onServer(true).next().execute(() -> {
+      try {
+        Thread.sleep(1);
+        seen.complete(null);
+      } catch (Throwable t) {
+        seen.complete(t);
+      }
+    });
+    assertInstanceOf(BlockingOperationError.class, seen.get(30, TimeUnit.SECONDS));
+    assertEquals(List.of("java.lang.Thread.sleep"), List.copyOf(NonBlocking.BLOCKED));
+    NonBlocking.BLOCKED.clear();
   }
 }

@@ -1,12 +1,9 @@
 package dev.sessionless.devicebinding.webflux;
 
-import dev.sessionless.devicebinding.UnboundPolicyScenarios;
 import dev.sessionless.devicebinding.LoopbackNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.TestInstance;
+import dev.sessionless.devicebinding.UnboundPolicyScenarios;
 import org.junit.jupiter.api.Timeout;
-import reactor.netty.resources.LoopResources;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link UnboundPolicyScenarios} through {@link DeviceBindingWebFilter} on real Reactor Netty with
@@ -14,22 +11,12 @@ import reactor.netty.resources.LoopResources;
  * key source going down (503, never a 500).
  */
 @Timeout(120)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class UnboundPolicyWebFluxTest extends UnboundPolicyScenarios {
-  private final LoopResources loops = NonBlocking.loops("dbsc-webflux-policy-test");
+  @RegisterExtension
+  static final NonBlocking NON_BLOCKING = new NonBlocking("dbsc-webflux-policy-test");
 
   @Override
   protected LoopbackNode.Stack stack() {
-    return (sessionKeys, dbscKeys, clock, config) -> new DbscNettyNode(sessionKeys, dbscKeys, clock, config, loops);
-  }
-
-  @AfterEach
-  void nothingBlocked() {
-    NonBlocking.assertNoneBlocked();
-  }
-
-  @AfterAll
-  void stopLoops() {
-    NonBlocking.stop(loops);
+    return NON_BLOCKING.netty();
   }
 }
