@@ -3,9 +3,19 @@ package dev.sessionless.devicebinding.webflux;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import dev.sessionless.core.Algorithm;
+import dev.sessionless.core.KeySet;
+import dev.sessionless.core.TokenKey;
 import dev.sessionless.devicebinding.DbscLoopbackScenarios;
 import dev.sessionless.devicebinding.LoopbackNode;
+import dev.sessionless.devicebinding.servlet.DbscJettyNode;
+import dev.sessionless.devicebinding.servlet.LoopbackDevice;
+import dev.sessionless.devicebinding.servlet.LoopbackDevice.Reply;
+import dev.sessionless.testing.FakeClock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -27,6 +37,26 @@ class DeviceBindingWebFluxTest extends DbscLoopbackScenarios {
   @Override
   protected LoopbackNode.Stack stack() {
     return NON_BLOCKING.netty();
+  }
+
+  /** One device, a servlet node and a WebFlux node on the same keys: either stack reads the other's session and cookies. */
+  @Test
+  void aServletNodeAndAWebFluxNodeServeAndRefreshOneDevice() throws Exception {
+    KeySet keys = KeySet.of(TokenKey.generate("app-1", Algorithm.HS256));
+    FakeClock clock = new FakeClock(Instant.parse("2026-11-28T12:00:00Z"));
+    try (LoopbackNode servlet = new DbscJettyNode(() -> keys, () -> keys, clock, b -> {});
+        LoopbackNode webflux = stack().start(() -> keys, () -> keys, clock, b -> {})) {
+      LoopbackDevice device = new LoopbackDevice("ES256", clock, "sl_bound");
+      assertEquals(200, device.send(servlet.base(), "POST", "/login?user=ann", Map.of(), "").status());
+      assertEquals("user=ann bound=true", device.get(webflux.base(), "/app").body());
+      for (int i = 0; i < 4; i++) {
+        clock.advance(Duration.ofMinutes(11));
+        LoopbackNode node = i % 2 == 0 ? webflux : servlet;
+        Reply r = device.get(node.base(), "/app");
+        assertEquals("user=ann bound=true", r.body(), node.base());
+      }
+      assertEquals(4, device.refreshes, "refreshed on both stacks");
+    }
   }
 
   /** The guard is live: a blocking call on one of these loops is seen and fails (else the other tests prove nothing). */
