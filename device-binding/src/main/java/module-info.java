@@ -4,10 +4,11 @@
  * thumbprints, mints and checks stateless challenges with core's token codec, and writes the
  * registration header and the session-configuration JSON.
  *
- * <p>Exports {@code dev.sessionless.devicebinding} (the protocol core) and {@code
- * dev.sessionless.devicebinding.servlet} (the servlet filter that serves the registration and
- * refresh endpoints, needing {@code sessionless-servlet} and the Servlet API on the class path);
- * everything under {@code dev.sessionless.devicebinding.internal} is implementation detail. It
+ * <p>Exports {@code dev.sessionless.devicebinding} (the protocol core and the adapters' shared
+ * engine), {@code dev.sessionless.devicebinding.servlet} (the servlet filter that serves the
+ * registration and refresh endpoints, needing {@code sessionless-servlet} and the Servlet API on
+ * the class path) and {@code dev.sessionless.devicebinding.webflux} (the same as a WebFlux {@code
+ * WebFilter}, needing Spring Web, Reactor and {@code sessionless-webflux}); everything under {@code dev.sessionless.devicebinding.internal} is implementation detail. It
  * needs nothing of core's internals.
  */
 module dev.sessionless.devicebinding {
@@ -17,7 +18,14 @@ module dev.sessionless.devicebinding {
   // Optional: only the servlet wiring needs them.
   requires static jakarta.servlet;
   requires static dev.sessionless.servlet;
+  // Optional: only the WebFlux wiring needs them.
+  requires static spring.web;
+  requires static spring.core;
+  requires static reactor.core;
+  requires static org.reactivestreams;
+  requires static dev.sessionless.webflux;
 
   exports dev.sessionless.devicebinding;
   exports dev.sessionless.devicebinding.servlet;
+  exports dev.sessionless.devicebinding.webflux;
 }

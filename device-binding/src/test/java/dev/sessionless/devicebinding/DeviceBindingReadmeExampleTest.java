@@ -74,10 +74,13 @@ class DeviceBindingReadmeExampleTest {
     Path self = Path.of("src/test/java/dev/sessionless/devicebinding/DeviceBindingReadmeExampleTest.java");
     // The servlet blocks are the loopback tests' own wiring.
     Path node = Path.of("src/test/java/dev/sessionless/devicebinding/servlet/DbscJettyNode.java");
-    for (String block : List.of("readme-example", "readme-example-refresh", "readme-servlet", "readme-login")) {
+    // The WebFlux blocks are the Reactor Netty tests' own wiring.
+    Path nettyNode = Path.of("src/test/java/dev/sessionless/devicebinding/webflux/DbscNettyNode.java");
+    for (String block : List.of("readme-example", "readme-example-refresh", "readme-servlet", "readme-login",
+        "readme-webflux", "readme-webflux-login")) {
       List<String> shown = ReadmeBlocks.markdown(Path.of("README.md"), block);
       assertFalse(shown.isEmpty(), "README.md has no " + block + " block");
-      Path source = block.startsWith("readme-example") ? self : node;
+      Path source = block.startsWith("readme-example") ? self : block.startsWith("readme-webflux") ? nettyNode : node;
       assertEquals(ReadmeBlocks.java(source, block), shown, "README.md drifted from " + source + " (" + block + ")");
     }
   }

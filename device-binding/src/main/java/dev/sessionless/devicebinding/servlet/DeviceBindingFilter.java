@@ -1,13 +1,13 @@
 package dev.sessionless.devicebinding.servlet;
 
-import dev.sessionless.core.TokenException;
-import dev.sessionless.devicebinding.Challenge.Purpose;
-import dev.sessionless.devicebinding.Challenges;
-import dev.sessionless.devicebinding.DbscHeaders;
 import dev.sessionless.devicebinding.DbscNames;
+import dev.sessionless.devicebinding.DeviceBindingBuilder;
+import dev.sessionless.devicebinding.DeviceBindingEngine;
+import dev.sessionless.devicebinding.DeviceBindingEngine.Answer;
 import dev.sessionless.devicebinding.DeviceBindingException;
 import dev.sessionless.devicebinding.DeviceBindingException.Reason;
-import dev.sessionless.devicebinding.DeviceProof;
+import dev.sessionless.devicebinding.UnboundPolicy;
+import jakarta.servlet.http.Cookie;
 import dev.sessionless.servlet.SessionlessFilter;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -18,10 +18,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * Device Bound Session Credentials for a servlet application: serves the registration and
@@ -43,56 +40,34 @@ import java.util.Optional;
  * DBSC session id in the Sessionless session ({@link #SESSION_ATTRIBUTE}) and sets two cookies,
  * tokens of core's codec: a long-lived one carrying the device key and last refresh time, sent
  * only to the refresh endpoint, and a bound cookie ({@link
- * DeviceBindingFilterBuilder#boundLifetime}, minutes) naming the DBSC session id. From then on a
+ * DeviceBindingBuilder#boundLifetime}, minutes) naming the DBSC session id. From then on a
  * request of that session needs a bound cookie for that id; the browser refreshes it at the
  * refresh endpoint with a signature of its device key, on any node holding the keys. Copied
  * cookies stop working when the copied bound cookie expires.
  *
  * <p><b>Answers.</b> A bound session without a valid bound cookie is refused {@code 401} ({@code
  * NOT_BOUND}); unbound sessions follow the {@link UnboundPolicy} and {@link
- * DeviceBindingFilterBuilder#requireBound}. Refusals are JSON {@code
+ * DeviceBindingBuilder#requireBound}. Refusals are JSON {@code
  * {"error":"device_binding","reason":"..."}} with the reason also in the request attribute
  * {@link #REFUSAL_ATTRIBUTE}. A key source that cannot be read is {@code 503} with {@code
  * Retry-After}; a fault on this side is {@code 500} and logged at ERROR.
  *
- * <p>Thread-safe.
+ * <p>What it decides is {@link DeviceBindingEngine}'s, shared with the WebFlux adapter; this
+ * class only reads the request into it and writes the answer. Thread-safe.
  */
 public final class DeviceBindingFilter implements Filter {
   /** The {@code HttpSession} attribute holding the DBSC session id (a String) once the session is bound. */
-  public static final String SESSION_ATTRIBUTE = "dev.sessionless.devicebinding.session";
+  public static final String SESSION_ATTRIBUTE = DeviceBindingEngine.SESSION_ATTRIBUTE;
   /** The request attribute: {@link Boolean#TRUE} when the request's session is bound and proved it (see {@link #isBound}). */
   public static final String BOUND_ATTRIBUTE = "dev.sessionless.devicebinding.bound";
   /** The request attribute holding the {@link Reason} a request was refused for. */
   public static final String REFUSAL_ATTRIBUTE = "dev.sessionless.devicebinding.refusal";
   private static final String FILTER_ATTRIBUTE = DeviceBindingFilter.class.getName();
-  private static final System.Logger LOG = System.getLogger(DeviceBindingFilter.class.getName());
 
-  final String registrationPath;
-  final String refreshPath;
-  private final Challenges challenges;
-  private final BindingTokens tokens;
-  private final Endpoints endpoints;
-  private final UnboundPolicy policy;
-  private final java.time.Duration unboundLifetime;
-  private final List<String> requireBound;
-  private final String[] proofAlgorithms;
-  private final java.time.Clock clock;
+  private final DeviceBindingEngine engine;
 
-  DeviceBindingFilter(DeviceBindingFilterBuilder b) {
-    registrationPath = b.registrationPath;
-    refreshPath = b.refreshPath;
-    challenges = Challenges.builder().keys(b.keys).algorithm(b.algorithm).issuer(b.issuer)
-        .window(b.challengeWindow).clock(b.clock).build();
-    String first = b.proofAlgorithms[0];
-    String[] more = java.util.Arrays.copyOfRange(b.proofAlgorithms, 1, b.proofAlgorithms.length);
-    DeviceProof proofs = DeviceProof.verifier(challenges).algorithms(first, more).clock(b.clock).build();
-    tokens = new BindingTokens(b);
-    endpoints = new Endpoints(this, challenges, proofs, tokens);
-    policy = b.unboundPolicy;
-    unboundLifetime = b.unboundLifetime;
-    requireBound = List.copyOf(b.requireBound);
-    proofAlgorithms = b.proofAlgorithms.clone();
-    clock = b.clock;
+  DeviceBindingFilter(DeviceBindingEngine engine) {
+    this.engine = engine;
   }
 
   /** A builder; keys and issuer are required. */
@@ -112,83 +87,33 @@ public final class DeviceBindingFilter implements Filter {
       return;
     }
     req.setAttribute(FILTER_ATTRIBUTE, this);
-    String path = path(req);
-    if (path.equals(registrationPath)) {
-      endpoints.register(req, res);
-      return;
-    }
-    if (path.equals(refreshPath)) {
-      endpoints.refresh(req, res);
-      return;
-    }
-    Reason refusal;
-    try {
-      refusal = check(req, path);
-    } catch (TokenException e) {
-      outage(req, res, e);
-      return;
-    }
-    if (refusal != null) {
-      refuse(req, res, refusal == Reason.NOT_BOUND || refusal == Reason.UNBOUND_EXPIRED ? 401 : 403,
-          new DeviceBindingException(refusal, message(refusal)));
-      return;
-    }
-    chain.doFilter(req, res);
-  }
-
-  /** Null if the request may go on, else why not. */
-  private Reason check(HttpServletRequest req, String path) {
-    HttpSession session = req.getSession(false);
-    Object id = session == null ? null : session.getAttribute(SESSION_ATTRIBUTE);
-    if (id instanceof String dbscId) {
-      String cookie = BindingTokens.cookie(req, tokens.boundName);
-      if (cookie == null || !tokens.boundTo(cookie, dbscId)) {
-        return Reason.NOT_BOUND;
-      }
-      req.setAttribute(BOUND_ATTRIBUTE, Boolean.TRUE);
-      return null;
-    }
-    req.setAttribute(BOUND_ATTRIBUTE, Boolean.FALSE);
-    for (String pattern : requireBound) {
-      if (matches(pattern, path)) {
-        return Reason.BINDING_REQUIRED;
-      }
-    }
-    if (session == null || policy == UnboundPolicy.ALLOW) {
-      return null;
-    }
-    Optional<Instant> login = SessionlessFilter.authTime(req);
-    if (login.isEmpty()) {
-      return null;
-    }
-    if (policy == UnboundPolicy.REFUSE) {
-      return Reason.UNBOUND_REFUSED;
-    }
-    return clock.instant().isAfter(login.get().plus(unboundLifetime)) ? Reason.UNBOUND_EXPIRED : null;
-  }
-
-  private static boolean matches(String pattern, String path) {
-    if (pattern.endsWith("/**")) {
-      String prefix = pattern.substring(0, pattern.length() - 3);
-      return path.equals(prefix) || path.startsWith(prefix + "/");
-    }
-    return path.equals(pattern);
-  }
-
-  private static String path(HttpServletRequest req) {
     String uri = req.getRequestURI();
     String context = req.getContextPath();
-    return uri.startsWith(context) ? uri.substring(context.length()) : uri;
-  }
-
-  private static String message(Reason reason) {
-    return switch (reason) {
-      case NOT_BOUND -> "this session is bound to a device and the request carries no valid bound cookie: the"
-          + " browser refreshes it at the refresh endpoint";
-      case UNBOUND_REFUSED -> "this application needs a browser that binds its session to the device (DBSC)";
-      case UNBOUND_EXPIRED -> "a session not bound to a device lives only a short time here: log in again";
-      default -> "this route needs a session bound to the device (DBSC)";
-    };
+    String path = uri.startsWith(context) ? uri.substring(context.length()) : uri;
+    HttpSession session = req.getSession(false);
+    if (path.equals(engine.registrationPath())) {
+      Answer a = engine.register(req.getMethod(), context, session == null ? null : session.getId(),
+          req.getHeader(DbscNames.RESPONSE_HEADER));
+      if (a.bind() != null) {
+        session.setAttribute(SESSION_ATTRIBUTE, a.bind());
+      }
+      send(req, res, a);
+      return;
+    }
+    if (path.equals(engine.refreshPath())) {
+      send(req, res, engine.refresh(req.getMethod(), context, cookie(req, engine.longLivedCookieName()),
+          req.getHeader(DbscNames.SESSION_ID_HEADER), req.getHeader(DbscNames.RESPONSE_HEADER)));
+      return;
+    }
+    Object dbscSession = session == null ? null : session.getAttribute(SESSION_ATTRIBUTE);
+    Answer refusal = engine.check(path, session != null, dbscSession, cookie(req, engine.boundCookieName()),
+        () -> SessionlessFilter.authTime(req));
+    if (refusal != null) {
+      send(req, res, refusal);
+      return;
+    }
+    req.setAttribute(BOUND_ATTRIBUTE, dbscSession instanceof String);
+    chain.doFilter(req, res);
   }
 
   /**
@@ -218,55 +143,37 @@ public final class DeviceBindingFilter implements Filter {
     if (session.getAttribute(SESSION_ATTRIBUTE) instanceof String) {
       return false;
     }
-    String first = filter.proofAlgorithms[0];
-    String[] more = java.util.Arrays.copyOfRange(filter.proofAlgorithms, 1, filter.proofAlgorithms.length);
-    response.addHeader(DbscNames.REGISTRATION_HEADER, DbscHeaders.registration()
-        .algorithms(first, more)
-        .path(request.getContextPath() + filter.registrationPath)
-        .challenge(filter.challenges.issue(Purpose.REGISTRATION, session.getId()))
-        .build());
+    response.addHeader(DbscNames.REGISTRATION_HEADER,
+        filter.engine.registrationOffer(request.getContextPath(), session.getId()));
     return true;
   }
 
-  /** A refusal of the client: {@code status}, no caching, JSON naming the reason. */
-  void refuse(HttpServletRequest req, HttpServletResponse res, int status, DeviceBindingException e)
-      throws IOException {
-    req.setAttribute(REFUSAL_ATTRIBUTE, e.reason());
-    LOG.log(System.Logger.Level.DEBUG, () -> "DBSC refused " + req.getRequestURI() + ": " + e.reason());
-    byte[] body = ("{\"error\":\"device_binding\",\"reason\":\"" + e.reason() + "\"}")
-        .getBytes(StandardCharsets.UTF_8);
-    res.setStatus(status);
-    res.setHeader("Cache-Control", "no-store");
-    res.setContentType("application/json");
+  private static void send(HttpServletRequest req, HttpServletResponse res, Answer a) throws IOException {
+    if (a.reason() != null) {
+      req.setAttribute(REFUSAL_ATTRIBUTE, a.reason());
+    }
+    res.setStatus(a.status());
+    for (Map.Entry<String, String> h : a.headers()) {
+      res.addHeader(h.getKey(), h.getValue());
+    }
+    byte[] body = a.body();
+    if (a.json() != null) {
+      res.setContentType("application/json");
+    }
     res.setContentLength(body.length);
     res.getOutputStream().write(body);
   }
 
-  /** An outage (503, Retry-After) or a fault on this side (500, logged); never the client's. */
-  void outage(HttpServletRequest req, HttpServletResponse res, RuntimeException e) throws IOException {
-    boolean down = e instanceof DeviceBindingException d ? d.reason() == Reason.UNAVAILABLE
-        : ((TokenException) e).reason() == TokenException.Reason.KEY_SOURCE_UNAVAILABLE
-            || ((TokenException) e).reason() == TokenException.Reason.REVOCATION_UNAVAILABLE;
-    if (down) {
-      LOG.log(System.Logger.Level.WARNING, "DBSC: the key source is unavailable (" + reasonOf(e) + "); answered 503");
-    } else {
-      LOG.log(System.Logger.Level.ERROR, "DBSC: a fault on this side (" + reasonOf(e) + ") at "
-          + req.getRequestURI(), e);
+  /** The value of the first cookie called {@code name}, or null. */
+  private static String cookie(HttpServletRequest req, String name) {
+    Cookie[] cookies = req.getCookies();
+    if (cookies != null) {
+      for (Cookie c : cookies) {
+        if (c.getName().equals(name)) {
+          return c.getValue();
+        }
+      }
     }
-    Reason reason = down ? Reason.UNAVAILABLE : Reason.INTERNAL;
-    req.setAttribute(REFUSAL_ATTRIBUTE, reason);
-    byte[] body = ("{\"error\":\"device_binding\",\"reason\":\"" + reason + "\"}").getBytes(StandardCharsets.UTF_8);
-    res.setStatus(down ? 503 : 500);
-    if (down) {
-      res.setHeader("Retry-After", "5");
-    }
-    res.setHeader("Cache-Control", "no-store");
-    res.setContentType("application/json");
-    res.setContentLength(body.length);
-    res.getOutputStream().write(body);
-  }
-
-  private static String reasonOf(RuntimeException e) {
-    return e instanceof DeviceBindingException d ? d.reason().toString() : ((TokenException) e).reason().toString();
+    return null;
   }
 }

@@ -2,6 +2,8 @@ package dev.sessionless.devicebinding.servlet;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.devicebinding.DeviceBindingBuilder;
+import dev.sessionless.devicebinding.LoopbackNode;
 import dev.sessionless.servlet.SessionlessFilter;
 import dev.sessionless.servlet.it.Container;
 import dev.sessionless.servlet.it.JettyServers;
@@ -23,16 +25,17 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
  * {@link DeviceBindingFilter}, then the application: {@code POST /login?user=..} logs in and
  * offers registration; every other path answers {@code 200} with the user and whether the
  * session is bound, and counts the requests that reached it. Nodes built on the same keys share
- * nothing else.
+ * nothing else. Public for the WebFlux tests, which pair it with a WebFlux node.
  */
-final class DbscJettyNode implements AutoCloseable {
+public final class DbscJettyNode implements LoopbackNode {
   static final String ISSUER = "https://shop.example";
   private final Container server;
   final String base;
   /** Requests that reached the application (not refused by the filter). */
   final AtomicInteger reached = new AtomicInteger();
 
-  DbscJettyNode(KeySource sessionKeys, KeySource dbscKeys, Clock clock, Consumer<DeviceBindingFilterBuilder> config)
+  /** A node on these keys and clock, the DBSC filter configured by {@code config}. */
+  public DbscJettyNode(KeySource sessionKeys, KeySource dbscKeys, Clock clock, Consumer<DeviceBindingBuilder<?>> config)
       throws Exception {
     // readme-servlet:start
     SessionlessFilter sessions = SessionlessFilter.builder().keys(sessionKeys).algorithm(Algorithm.HS256)
@@ -66,6 +69,16 @@ final class DbscJettyNode implements AutoCloseable {
     }), "/*");
     server = JettyServers.start(context, "ee10");
     base = "http://127.0.0.1:" + server.port();
+  }
+
+  @Override
+  public String base() {
+    return base;
+  }
+
+  @Override
+  public int reached() {
+    return reached.get();
   }
 
   @Override

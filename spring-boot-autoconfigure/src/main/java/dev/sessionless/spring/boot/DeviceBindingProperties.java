@@ -1,6 +1,6 @@
 package dev.sessionless.spring.boot;
 
-import dev.sessionless.devicebinding.servlet.UnboundPolicy;
+import dev.sessionless.devicebinding.UnboundPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * {@code sessionless.device-binding.*}: Device Bound Session Credentials (DBSC) on the servlet
- * filter; off unless {@code enabled} is true. See the device-binding module's README.
+ * filter or, in a WebFlux application, the WebFlux filter (the same keys for both); off unless
+ * {@code enabled} is true. See the device-binding module's README.
  */
 @ConfigurationProperties("sessionless.device-binding")
 public class DeviceBindingProperties {

@@ -6,7 +6,6 @@ import dev.sessionless.devicebinding.servlet.DeviceBindingFilterBuilder;
 import dev.sessionless.servlet.SessionlessFilter;
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;
-import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -37,8 +36,6 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBean(SessionlessFilter.class)
 @EnableConfigurationProperties(DeviceBindingProperties.class)
 public class SessionlessDeviceBindingAutoConfiguration {
-  private static final String PREFIX = "sessionless.device-binding.";
-
   /** Used by Spring; applications do not construct this class. */
   public SessionlessDeviceBindingAutoConfiguration() {}
 
@@ -52,45 +49,9 @@ public class SessionlessDeviceBindingAutoConfiguration {
   @ConditionalOnMissingBean(DeviceBindingFilter.class)
   public DeviceBindingFilter deviceBindingFilter(DeviceBindingProperties p, SessionlessProperties session,
       KeySource keys, Environment environment, ObjectProvider<DeviceBindingFilterCustomizer> customizers) {
-    DeviceBindingFilterBuilder b = DeviceBindingFilter.builder().keys(keys);
-    try {
-      b.issuer(p.getIssuer() != null ? p.getIssuer() : SessionOptions.issuerOf(session, environment));
-      b.algorithm(p.getAlgorithm() != null ? SessionOptions.algorithm(p.getAlgorithm(), PREFIX + "algorithm")
-          : SessionOptions.algorithm(session.getAlgorithm(), "sessionless.algorithm"));
-      set(() -> b.registrationPath(p.getRegistrationPath()), "registration-path");
-      set(() -> b.refreshPath(p.getRefreshPath()), "refresh-path");
-      set(() -> b.boundLifetime(p.getBoundLifetime()), "bound-lifetime");
-      set(() -> b.sessionLifetime(p.getSessionLifetime()), "session-lifetime");
-      set(() -> b.challengeWindow(p.getChallengeWindow()), "challenge-window");
-      set(() -> b.unboundPolicy(p.getUnboundPolicy()), "unbound-policy");
-      set(() -> b.unboundLifetime(p.getUnboundLifetime()), "unbound-lifetime");
-      set(() -> b.requireBound(p.getRequireBound().toArray(new String[0])), "require-bound");
-      set(() -> b.boundCookieName(p.getBoundCookieName()), "bound-cookie-name");
-      set(() -> b.longLivedCookieName(p.getLongLivedCookieName()), "long-lived-cookie-name");
-      List<String> algs = p.getProofAlgorithms();
-      if (algs.isEmpty()) {
-        throw new IllegalArgumentException(PREFIX + "proof-algorithms is empty: name ES256 and/or RS256");
-      }
-      set(() -> b.proofAlgorithms(algs.get(0), algs.subList(1, algs.size()).toArray(new String[0])),
-          "proof-algorithms");
-      customizers.orderedStream().forEach(c -> c.customize(b));
-      return b.build();
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      if (e instanceof SessionlessStartupException s) {
-        throw s;
-      }
-      throw new SessionlessStartupException("sessionless.device-binding is misconfigured: " + e.getMessage(),
-          "Correct the sessionless.device-binding.* property named above (see the device-binding README)", e);
-    }
-  }
-
-  private static void set(Runnable setter, String property) {
-    try {
-      setter.run();
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw new SessionlessStartupException(PREFIX + property + " is refused: " + e.getMessage(),
-          "Set " + PREFIX + property + " within the range the device-binding README gives", e);
-    }
+    DeviceBindingFilterBuilder b = DeviceBindingFilter.builder();
+    return DeviceBindingSettings.build(b, p, session, keys, environment,
+        () -> customizers.orderedStream().forEach(c -> c.customize(b)), b::build);
   }
 
   /**

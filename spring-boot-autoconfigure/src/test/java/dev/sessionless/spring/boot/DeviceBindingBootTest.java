@@ -14,6 +14,7 @@ import dev.sessionless.devicebinding.servlet.LoopbackDevice.Reply;
 import dev.sessionless.spring.boot.it.DbscShopApp;
 import dev.sessionless.spring.boot.it.Instance;
 import dev.sessionless.spring.boot.it.ShopApp;
+import dev.sessionless.testing.FakeClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,28 +72,39 @@ class DeviceBindingBootTest {
       String baseB = "http://127.0.0.1:" + b.port;
       LoopbackDevice device = new LoopbackDevice("ES256", DbscShopApp.CLOCK, "sl_bound");
       logIn(device, baseA);
-      Reply home = device.get(baseA, "/home");
-      assertEquals(200, home.status(), home.body());
-      assertNotNull(device.browser.sessionId, "registered through Spring Security's chain without a CSRF token");
-      assertEquals("hello alice bound=true", device.get(baseB, "/home").body());
-
-      LoopbackDevice thief = device.copyCookies();
-      DbscShopApp.CLOCK.advance(Duration.ofMinutes(5).plusSeconds(10));
-      for (int i = 0; i < 6; i++) {
-        String base = i % 2 == 0 ? baseA : baseB;
-        Reply r = device.get(base, "/home");
-        assertEquals(200, r.status(), "the device never sees an interruption");
-        assertEquals("hello alice bound=true", r.body());
-        Reply stolen = thief.get(base, "/home");
-        assertEquals(401, stolen.status());
-        assertTrue(stolen.body().contains("\"NOT_BOUND\""), stolen.body());
-        DbscShopApp.CLOCK.advance(Duration.ofMinutes(3));
-      }
-      assertTrue(device.refreshes >= 3, "refreshed on both instances: " + device.refreshes);
-      Reply refresh = device.refresh(baseB);
-      assertEquals("DENY", refresh.header("X-Frame-Options"));
-      assertEquals(null, refresh.header("Access-Control-Allow-Credentials"));
+      deviceKeepsItsSessionWhileCopiesStop(device, baseA, baseB, DbscShopApp.CLOCK);
     }
+  }
+
+  /**
+   * The sequence both stacks' Boot tests run once the device has logged in on {@code baseA}: it
+   * registers (ahead of the security chain, without a CSRF token), uses {@code baseB}, refreshes
+   * on either while a thief's copies stop at the bound cookie's lifetime (5 minutes).
+   */
+  static void deviceKeepsItsSessionWhileCopiesStop(LoopbackDevice device, String baseA, String baseB,
+      FakeClock clock) {
+    Reply home = device.get(baseA, "/home");
+    assertEquals(200, home.status(), home.body());
+    assertNotNull(device.browser.sessionId, "registered ahead of Spring Security's chain, without a CSRF token");
+    assertEquals("hello alice bound=true", device.get(baseB, "/home").body());
+
+    LoopbackDevice thief = device.copyCookies();
+    clock.advance(Duration.ofMinutes(5).plusSeconds(10));
+    for (int i = 0; i < 6; i++) {
+      String base = i % 2 == 0 ? baseA : baseB;
+      Reply r = device.get(base, "/home");
+      assertEquals(200, r.status(), "the device never sees an interruption");
+      assertEquals("hello alice bound=true", r.body());
+      Reply stolen = thief.get(base, "/home");
+      assertEquals(401, stolen.status());
+      assertTrue(stolen.body().contains("\"NOT_BOUND\""), stolen.body());
+      clock.advance(Duration.ofMinutes(3));
+    }
+    assertTrue(device.refreshes >= 3, "refreshed on both instances: " + device.refreshes);
+    Reply refresh = device.refresh(baseB);
+    assertEquals(200, refresh.status(), refresh.body());
+    assertEquals("DENY", refresh.header("X-Frame-Options"));
+    assertEquals(null, refresh.header("Access-Control-Allow-Credentials"));
   }
 
   @Test

@@ -49,7 +49,8 @@ class ReactiveSpringSecurityTest {
     return Instance.start(ReactiveShopApp.class, properties.toArray(new String[0]));
   }
 
-  private static String csrfOf(String page) {
+  /** The CSRF token of a page's form (Spring Security's reactive login page, say). */
+  static String csrfOf(String page) {
     Matcher input = CSRF_INPUT.matcher(page);
     assertTrue(input.find(), "the page carries a CSRF token: " + page);
     Matcher value = VALUE.matcher(input.group());

@@ -1,4 +1,4 @@
-package dev.sessionless.devicebinding.servlet;
+package dev.sessionless.devicebinding;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
@@ -7,13 +7,7 @@ import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.devicebinding.Challenge.Purpose;
-import dev.sessionless.devicebinding.Challenges;
-import dev.sessionless.devicebinding.DbscHeaders;
-import dev.sessionless.devicebinding.DeviceKey;
-import dev.sessionless.devicebinding.DeviceProof;
-import dev.sessionless.devicebinding.SessionBinding;
-import dev.sessionless.devicebinding.SimulatedBrowser;
-import dev.sessionless.devicebinding.VerifiedProof;
+import dev.sessionless.devicebinding.servlet.DeviceBindingFilter;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>On a shared, loaded machine JMH's wall-clock figures mostly measure the wait for a core;
  * {@link #main} runs the same operations and reports this thread's CPU time per operation
- * instead (same class path, {@code dev.sessionless.devicebinding.servlet.DeviceBindingBenchmark}
+ * instead (same class path, {@code dev.sessionless.devicebinding.DeviceBindingBenchmark}
  * as the main class).
  */
 @State(Scope.Benchmark)
@@ -78,7 +72,7 @@ public class DeviceBindingBenchmark {
   public void setUp() {
     KeySet keys = KeySet.of(TokenKey.generate("k1", Algorithm.HS256), TokenKey.generate("k2", Algorithm.DIR_A256GCM));
     Clock clock = Clock.systemUTC();
-    DeviceBindingFilterBuilder b = DeviceBindingFilter.builder().keys(() -> keys).issuer("https://shop.example");
+    DeviceBindingBuilder<?> b = DeviceBindingFilter.builder().keys(() -> keys).issuer("https://shop.example");
     tokens = new BindingTokens(b);
     sessions = TokenCodec.builder().keys(keys).algorithm(Algorithm.DIR_A256GCM).issuer("https://shop.example")
         .audience("shop").timeToLive(java.time.Duration.ofMinutes(30)).build();

@@ -1,13 +1,9 @@
-package dev.sessionless.devicebinding.servlet;
+package dev.sessionless.devicebinding;
 
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
-import dev.sessionless.devicebinding.SessionBinding;
-import jakarta.servlet.http.Cookie;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -30,7 +26,7 @@ final class BindingTokens {
   final Duration boundLifetime;
   private final String refreshPath;
 
-  BindingTokens(DeviceBindingFilterBuilder b) {
+  BindingTokens(DeviceBindingBuilder<?> b) {
     longLived = TokenCodec.builder().keys(b.keys).algorithm(b.algorithm).issuer(b.issuer)
         .audience("dbsc-session").tokenType(LONG_LIVED_TYPE).timeToLive(b.sessionLifetime).clock(b.clock)
         .verificationCache(0).build();
@@ -50,14 +46,14 @@ final class BindingTokens {
     return "Path=" + (contextPath.isEmpty() ? "/" : contextPath) + "; Secure; HttpOnly; SameSite=Lax";
   }
 
-  /** Writes both cookies for DBSC session {@code id} bound as {@code binding}. */
-  void write(HttpServletRequest req, HttpServletResponse res, String id, SessionBinding binding) {
+  /** The two Set-Cookie values for DBSC session {@code id} bound as {@code binding}: long-lived, then bound. */
+  String[] setCookies(String contextPath, String id, SessionBinding binding) {
     String ll = longLived.encode(binding.writeTo(Claims.builder().sessionId(id)).build());
     String bc = bound.encode(Claims.builder().sessionId(id).build());
-    res.addHeader("Set-Cookie", longLivedName + "=" + ll + "; Max-Age=" + longLivedLifetime.toSeconds() + "; "
-        + "Path=" + req.getContextPath() + refreshPath + "; Secure; HttpOnly; SameSite=Strict");
-    res.addHeader("Set-Cookie", boundName + "=" + bc + "; Max-Age=" + boundLifetime.toSeconds() + "; "
-        + boundAttributes(req.getContextPath()));
+    return new String[] {
+      longLivedName + "=" + ll + "; Max-Age=" + longLivedLifetime.toSeconds() + "; "
+          + "Path=" + contextPath + refreshPath + "; Secure; HttpOnly; SameSite=Strict",
+      boundName + "=" + bc + "; Max-Age=" + boundLifetime.toSeconds() + "; " + boundAttributes(contextPath)};
   }
 
   /**
@@ -76,18 +72,5 @@ final class BindingTokens {
       throw e;
     }
     return MessageDigest.isEqual(token.id().getBytes(StandardCharsets.UTF_8), id.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** The value of the first cookie called {@code name}, or null. */
-  static String cookie(HttpServletRequest req, String name) {
-    Cookie[] cookies = req.getCookies();
-    if (cookies != null) {
-      for (Cookie c : cookies) {
-        if (c.getName().equals(name)) {
-          return c.getValue();
-        }
-      }
-    }
-    return null;
   }
 }
