@@ -82,7 +82,7 @@ public final class DeviceBindingFilter implements Filter {
     registrationPath = b.registrationPath;
     refreshPath = b.refreshPath;
     challenges = Challenges.builder().keys(b.keys).algorithm(b.algorithm).issuer(b.issuer)
-        .window(b.challengeWindow).clock(b.clock).build();
+        .window(b.challengeWindow).clock(b.clock).usedChallenges(b.usedChallenges).build();
     String first = b.proofAlgorithms[0];
     String[] more = java.util.Arrays.copyOfRange(b.proofAlgorithms, 1, b.proofAlgorithms.length);
     DeviceProof proofs = DeviceProof.verifier(challenges).algorithms(first, more).clock(b.clock).build();
@@ -248,7 +248,7 @@ public final class DeviceBindingFilter implements Filter {
         : ((TokenException) e).reason() == TokenException.Reason.KEY_SOURCE_UNAVAILABLE
             || ((TokenException) e).reason() == TokenException.Reason.REVOCATION_UNAVAILABLE;
     if (down) {
-      LOG.log(System.Logger.Level.WARNING, "DBSC: the key source is unavailable (" + reasonOf(e) + "); answered 503");
+      LOG.log(System.Logger.Level.WARNING, "DBSC: the key source or the used-challenge store is unavailable (" + reasonOf(e) + "); answered 503");
     } else {
       LOG.log(System.Logger.Level.ERROR, "DBSC: a fault on this side (" + reasonOf(e) + ") at "
           + req.getRequestURI(), e);

@@ -2,6 +2,7 @@ package dev.sessionless.devicebinding.servlet;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ public final class DeviceBindingFilterBuilder {
   String longLivedCookieName = "sl_dbsc";
   String[] proofAlgorithms = {"ES256", "RS256"};
   Clock clock = Clock.systemUTC();
+  RevocationStore usedChallenges;
 
   DeviceBindingFilterBuilder() {}
 
@@ -139,6 +141,16 @@ public final class DeviceBindingFilterBuilder {
       }
     }
     this.proofAlgorithms = all;
+    return this;
+  }
+
+  /**
+   * Records every used challenge in this store until it expires, so a proof replayed on any node
+   * is refused {@code REPLAYED} (see {@code Challenges.Builder#usedChallenges}); the session
+   * filter's store, shared by the fleet. Not set: the stateless last-refresh rule alone.
+   */
+  public DeviceBindingFilterBuilder usedChallenges(RevocationStore store) {
+    this.usedChallenges = Objects.requireNonNull(store, "store");
     return this;
   }
 
