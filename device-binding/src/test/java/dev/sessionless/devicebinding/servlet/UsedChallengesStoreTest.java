@@ -59,6 +59,16 @@ class UsedChallengesStoreTest {
     return n;
   }
 
+  DbscJettyNode nodeUsing(RevocationStore store) throws Exception {
+    return node(b -> b.usedChallenges(store));
+  }
+
+  RedisServer redis() {
+    RedisServer redis = RedisServer.start();
+    open.push(redis);
+    return redis;
+  }
+
   LoopbackDevice loggedIn(DbscJettyNode node) {
     LoopbackDevice d = new LoopbackDevice("ES256", clock, "sl_bound");
     Reply login = d.send(node.base, "POST", "/login?user=ann", Map.of(), "");
@@ -96,8 +106,8 @@ class UsedChallengesStoreTest {
   @Test
   void aProofReplayedOnAnotherNodeIsRefusedWithTheInMemoryStore() throws Exception {
     RevocationStore shared = RevocationStore.inMemory(clock);
-    DbscJettyNode a = node(b -> b.usedChallenges(shared));
-    DbscJettyNode b = node(x -> x.usedChallenges(shared));
+    DbscJettyNode a = nodeUsing(shared);
+    DbscJettyNode b = nodeUsing(shared);
     LoopbackDevice device = loggedIn(a);
     Captured c = refreshAndCapture(device, a);
     assertReplayedAndDeviceCarriesOn(device, c, a, b);
@@ -105,12 +115,10 @@ class UsedChallengesStoreTest {
 
   @Test
   void aProofReplayedOnAnotherNodeIsRefusedWithTheRedisStore() throws Exception {
-    RedisServer redis = RedisServer.start();
-    open.push(redis);
-    RedisRevocations storeA = redisStore(redis, OnStale.FAIL_OPEN);
+    RedisServer redis = redis();
     RedisRevocations storeB = redisStore(redis, OnStale.FAIL_OPEN);
-    DbscJettyNode a = node(b -> b.usedChallenges(storeA));
-    DbscJettyNode b = node(x -> x.usedChallenges(storeB));
+    DbscJettyNode a = nodeUsing(redisStore(redis, OnStale.FAIL_OPEN));
+    DbscJettyNode b = nodeUsing(storeB);
     LoopbackDevice device = loggedIn(a);
     Captured c = refreshAndCapture(device, a);
     // Node b learns of the use by publish/subscribe (or its next poll); the race inside that lag is the README's limit.
@@ -126,13 +134,12 @@ class UsedChallengesStoreTest {
    */
   @Test
   void whileRedisIsDownTheStoresOwnSettingDecidesBetween503AndGoingOn() throws Exception {
-    RedisServer redis = RedisServer.start();
+    RedisServer redis = redis();
     int port = redis.port();
-    open.push(redis);
     RedisRevocations closed = redisStore(redis, OnStale.FAIL_CLOSED);
     RedisRevocations opened = redisStore(redis, OnStale.FAIL_OPEN);
-    DbscJettyNode strict = node(b -> b.usedChallenges(closed));
-    DbscJettyNode lenient = node(b -> b.usedChallenges(opened));
+    DbscJettyNode strict = nodeUsing(closed);
+    DbscJettyNode lenient = nodeUsing(opened);
     LoopbackDevice one = loggedIn(strict);
     LoopbackDevice two = loggedIn(lenient);
 
