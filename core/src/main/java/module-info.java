@@ -26,8 +26,9 @@ module dev.sessionless.core {
   // Qualified: the keyring (base64url, kid rule, builder checks, the listener guard), the servlet
   // filter, the session rules below it and the WebFlux adapter (those, and the state index and raw
   // JSON attributes are read through, the fast-path switches), the Redis store (builder checks) and
-  // propagation and the gateway (the seeded random source for trace and request ids) use these
-  // instead of copies of their own.
+  // propagation and the gateway (the seeded random source for trace and request ids) and device
+  // binding (the P-256 engine for ES256 proofs) use these instead of copies of their own.
   exports dev.sessionless.core.internal to dev.sessionless.keyring, dev.sessionless.session, dev.sessionless.servlet,
-      dev.sessionless.redis, dev.sessionless.webflux, dev.sessionless.propagation, dev.sessionless.gateway;
+      dev.sessionless.redis, dev.sessionless.webflux, dev.sessionless.propagation, dev.sessionless.gateway,
+      dev.sessionless.devicebinding;
 }

@@ -8,13 +8,17 @@
  * engine), {@code dev.sessionless.devicebinding.servlet} (the servlet filter that serves the
  * registration and refresh endpoints, needing {@code sessionless-servlet} and the Servlet API on
  * the class path) and {@code dev.sessionless.devicebinding.webflux} (the same as a WebFlux {@code
- * WebFilter}, needing Spring Web, Reactor and {@code sessionless-webflux}); everything under {@code dev.sessionless.devicebinding.internal} is implementation detail. It
- * needs nothing of core's internals.
+ * WebFilter}, needing Spring Web, Reactor and {@code sessionless-webflux}); everything under
+ * {@code dev.sessionless.devicebinding.internal} is implementation detail. It reads one part of
+ * core's internals: the P-256 engine ({@code EcP256Engine}) that verifies ES256 proofs, with
+ * BouncyCastle, and the fast-path switch convention that can turn it off.
  */
 module dev.sessionless.devicebinding {
   requires transitive dev.sessionless.core;
   requires tools.jackson.databind;
   requires tools.jackson.core;
+  // Core's ES256 engine (EcP256Engine) runs on BouncyCastle, which core itself needs only optionally.
+  requires org.bouncycastle.provider;
   // Optional: only the servlet wiring needs them.
   requires static jakarta.servlet;
   requires static dev.sessionless.servlet;

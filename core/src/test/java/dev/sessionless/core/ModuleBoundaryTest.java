@@ -29,7 +29,7 @@ class ModuleBoundaryTest {
       assertEquals(Set.of("dev.sessionless.core", "dev.sessionless.core.jackson", "dev.sessionless.core.jackson2"), exported);
       Set<String> qualified = d.exports().stream().filter(ModuleDescriptor.Exports::isQualified)
           .map(e -> e.source() + " to " + new java.util.TreeSet<>(e.targets())).collect(Collectors.toSet());
-      assertEquals(Set.of("dev.sessionless.core.internal to [dev.sessionless.gateway, dev.sessionless.keyring, dev.sessionless.propagation, dev.sessionless.redis, dev.sessionless.servlet, dev.sessionless.session, dev.sessionless.webflux]"), qualified,
+      assertEquals(Set.of("dev.sessionless.core.internal to [dev.sessionless.devicebinding, dev.sessionless.gateway, dev.sessionless.keyring, dev.sessionless.propagation, dev.sessionless.redis, dev.sessionless.servlet, dev.sessionless.session, dev.sessionless.webflux]"), qualified,
           "internals go only to the sibling modules");
       assertTrue(Files.isDirectory(Path.of("target/classes/dev/sessionless/core/internal")), "internal package exists but is not exported");
     }

@@ -3,6 +3,7 @@ package dev.sessionless.devicebinding;
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.Claims;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationStore;
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenCodec;
 import dev.sessionless.core.TokenException;
@@ -34,9 +35,25 @@ import java.util.Objects;
  * minutes by default), a proof captured in transit could be replayed once against a copy of
  * the long-lived token taken before that refresh, since that older copy still names the older
  * refresh time. The draft's threat is malware that copies cookies and leaves; it would need the
- * proof and the token together, within the window; outside it, nothing replays. An application
- * that must close even that gap keeps used challenge ids in the revocation store (a later
- * step), at the price of a store read per refresh.
+ * proof and the token together, within the window; outside it, nothing replays.
+ *
+ * <h2>Single use with the revocation store (optional)</h2>
+ * An application that must close even that gap gives {@link Builder#usedChallenges} its {@link
+ * RevocationStore} (the one its session filter uses, shared by the fleet). Each challenge that
+ * verifies is then looked up in the store and recorded there ({@code revokeSession} of {@value
+ * #USED_PREFIX} and the challenge token's {@code jti}) until it expires; a second use, on any node
+ * the store has told, is {@code REPLAYED}. The cost is one look-up in the store's local copy and
+ * one store write per verified challenge (per refresh and registration, not per request). With a
+ * shared store the check is as fleet-wide as the store: two uses racing within its propagation lag
+ * (Redis: the publish latency; the poll interval while publish/subscribe is down) are not told
+ * apart, and neither are two racing on one node between look-up and write.
+ *
+ * <p><b>When the store is out</b>, its own setting decides: a look-up that throws {@code
+ * REVOCATION_UNAVAILABLE} (a Redis store configured {@code FAIL_CLOSED} whose copy is stale) is
+ * {@code UNAVAILABLE} (answer 503); a store that answers the look-up but cannot share the write
+ * (Redis down, within the stale bound or {@code FAIL_OPEN}) keeps the use in this node's copy and
+ * writes it later, and the challenge is accepted, with a warning: meanwhile the other nodes fall
+ * back to the stateless rule above.
  */
 public final class Challenges {
   /** The challenge tokens' {@code typ}: they are never accepted as anything else, nor anything else as them. */
@@ -45,14 +62,24 @@ public final class Challenges {
   // The session (or registration context) is the token's sub; these two are its own.
   private static final String CLAIM_PURPOSE = "use";
   private static final String CLAIM_ISSUED_MS = "ims";
+  /**
+   * What a used challenge's id is prefixed with in the revocation store, so it can never be taken
+   * for a session id (both are random; the prefix keeps them apart and says what the entry is).
+   */
+  public static final String USED_PREFIX = "dbsc-challenge:";
+  private static final System.Logger LOG = System.getLogger(Challenges.class.getName());
 
   private final TokenCodec codec;
   private final Clock clock;
   private final Duration window;
+  private final Duration clockSkew;
+  private final RevocationStore used;
 
   private Challenges(Builder b) {
     this.clock = b.clock;
     this.window = b.window;
+    this.clockSkew = b.clockSkew;
+    this.used = b.used;
     this.codec = TokenCodec.builder()
         .keys(b.keys)
         .algorithm(b.algorithm)
@@ -133,7 +160,8 @@ public final class Challenges {
    * @throws DeviceBindingException {@code WRONG_CHALLENGE} if not issued by this application for
    *     this purpose (forged, altered, another token), {@code EXPIRED} after its window, {@code
    *     WRONG_SESSION} if for another session, {@code REPLAYED} if issued at or before {@code
-   *     lastRefresh}, {@code UNAVAILABLE} if the keys cannot be read now
+   *     lastRefresh} or (with {@link Builder#usedChallenges}) used already, {@code UNAVAILABLE} if
+   *     the keys cannot be read now or the used-challenge store refuses to answer
    */
   public Challenge verify(String challenge, Purpose purpose, String subject, Instant lastRefresh) {
     Objects.requireNonNull(purpose, "purpose");
@@ -174,7 +202,41 @@ public final class Challenges {
       throw new DeviceBindingException(Reason.REPLAYED, "the challenge was issued before the session's last refresh"
           + " (used already, or superseded): ask for a new one");
     }
+    if (used != null) {
+      spend(USED_PREFIX + token.id(), token.expiresAt().plus(clockSkew));
+    }
     return new Challenge(purpose, sub, issued, token.expiresAt());
+  }
+
+  /** Refuses a challenge id the store knows as used, and records it as used until {@code until}. */
+  private void spend(String id, Instant until) {
+    try {
+      if (used.isRevoked(id)) {
+        throw new DeviceBindingException(Reason.REPLAYED, "the challenge was used already (on this or another node):"
+            + " ask for a new one");
+      }
+    } catch (TokenException e) {
+      throw storeFailure(e);
+    }
+    try {
+      used.revokeSession(id, until);
+    } catch (TokenException e) {
+      if (e.reason() != TokenException.Reason.REVOCATION_UNAVAILABLE) {
+        throw storeFailure(e);
+      }
+      // The store answered the look-up, so by its own setting it still serves; it keeps the use here and shares it later.
+      LOG.log(System.Logger.Level.WARNING, "a used DBSC challenge could not be shared through the revocation store"
+          + " ({0}); it is refused on this node, other nodes fall back to the stateless last-refresh rule until the"
+          + " store writes it", e.getMessage());
+    }
+  }
+
+  private static DeviceBindingException storeFailure(TokenException e) {
+    if (e.reason() == TokenException.Reason.REVOCATION_UNAVAILABLE) {
+      return new DeviceBindingException(Reason.UNAVAILABLE, "the used-challenge store cannot answer now: answer 503"
+          + " and retry", e);
+    }
+    return new DeviceBindingException(Reason.INTERNAL, "the used-challenge store failed (" + e.reason() + ")", e);
   }
 
   private static Duration checkWindow(Duration window, Duration max) {
@@ -201,8 +263,21 @@ public final class Challenges {
     private Duration window = Duration.ofMinutes(2);
     private Duration clockSkew = Duration.ofSeconds(5);
     private Clock clock = Clock.systemUTC();
+    private RevocationStore used;
 
     private Builder() {}
+
+    /**
+     * Records each verified challenge in {@code store} until it expires and refuses a second use
+     * of it ({@code REPLAYED}) on every node the store reaches: closes the replay gap the
+     * stateless rule leaves (see the class comment). Optional; without it challenges are
+     * single-use by the session's last refresh time alone. Give the store the session filter
+     * uses (in memory for one node, {@code sessionless-redis} for a fleet); {@code null} for none.
+     */
+    public Builder usedChallenges(RevocationStore store) {
+      this.used = store;
+      return this;
+    }
 
     /**
      * The keys that sign and verify challenges: the application's own (a keyring source, or

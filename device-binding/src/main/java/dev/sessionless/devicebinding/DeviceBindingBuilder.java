@@ -2,6 +2,7 @@ package dev.sessionless.devicebinding;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ public abstract class DeviceBindingBuilder<B extends DeviceBindingBuilder<B>> {
   String longLivedCookieName = "sl_dbsc";
   String[] proofAlgorithms = {"ES256", "RS256"};
   Clock clock = Clock.systemUTC();
+  RevocationStore usedChallenges;
 
   /** For the adapters' builders. */
   protected DeviceBindingBuilder() {}
@@ -149,6 +151,16 @@ public abstract class DeviceBindingBuilder<B extends DeviceBindingBuilder<B>> {
       }
     }
     this.proofAlgorithms = all;
+    return self();
+  }
+
+  /**
+   * Records every used challenge in this store until it expires, so a proof replayed on any node
+   * is refused {@code REPLAYED} (see {@link Challenges.Builder#usedChallenges}); give it the session
+   * filter's store, shared by the fleet. Not set: the stateless last-refresh rule alone.
+   */
+  public B usedChallenges(RevocationStore store) {
+    this.usedChallenges = Objects.requireNonNull(store, "store");
     return self();
   }
 

@@ -86,7 +86,7 @@ public final class DeviceBindingEngine {
     registrationPath = b.registrationPath;
     refreshPath = b.refreshPath;
     challenges = Challenges.builder().keys(b.keys).algorithm(b.algorithm).issuer(b.issuer)
-        .window(b.challengeWindow).clock(b.clock).build();
+        .window(b.challengeWindow).clock(b.clock).usedChallenges(b.usedChallenges).build();
     String[] more = Arrays.copyOfRange(b.proofAlgorithms, 1, b.proofAlgorithms.length);
     proofs = DeviceProof.verifier(challenges).algorithms(b.proofAlgorithms[0], more).clock(b.clock).build();
     tokens = new BindingTokens(b);
@@ -359,7 +359,8 @@ public final class DeviceBindingEngine {
         : e instanceof TokenException t && (t.reason() == TokenException.Reason.KEY_SOURCE_UNAVAILABLE
             || t.reason() == TokenException.Reason.REVOCATION_UNAVAILABLE);
     if (down) {
-      log.log(System.Logger.Level.WARNING, "DBSC: the key source is unavailable (" + why + "); answered 503");
+      log.log(System.Logger.Level.WARNING, "DBSC: the key source or the used-challenge store is"
+          + " unavailable (" + why + "); answered 503");
     } else {
       log.log(System.Logger.Level.ERROR, "DBSC: a fault on this side (" + why + ") at " + path, e);
     }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sessionless.core.Algorithm;
 import dev.sessionless.core.KeySet;
+import dev.sessionless.core.RevocationStore;
+import dev.sessionless.core.TokenException;
 import dev.sessionless.core.TokenKey;
 import dev.sessionless.devicebinding.Challenge.Purpose;
 import dev.sessionless.devicebinding.DeviceBindingException.Reason;
@@ -32,6 +34,77 @@ class ChallengesTest {
     assertEquals("s-1", ok.subject());
     assertEquals(clock.instant(), ok.issuedAt());
     assertEquals(Instant.parse("2026-11-28T12:02:00Z"), ok.expiresAt());
+  }
+
+  @Test
+  void withAUsedChallengeStoreASecondUseIsRefusedWhateverLastRefreshTheCallerHolds() {
+    RevocationStore store = RevocationStore.inMemory(clock);
+    Challenges first = Challenges.builder().keys(keys).issuer("https://shop.example").clock(clock)
+        .usedChallenges(store).build();
+    Challenges second = Challenges.builder().keys(keys).issuer("https://shop.example").clock(clock)
+        .usedChallenges(store).build();               // another node, the same store
+    String c = first.issue(Purpose.REFRESH, "s-1");
+    first.verify(c, Purpose.REFRESH, "s-1", Instant.EPOCH);
+    // The older last-refresh time (a long-lived token copied before this refresh) no longer helps.
+    refused(Reason.REPLAYED, () -> second.verify(c, Purpose.REFRESH, "s-1", Instant.EPOCH));
+    refused(Reason.REPLAYED, () -> first.verify(c, Purpose.REFRESH, "s-1", Instant.EPOCH));
+    // Without the store the stateless rule alone cannot tell.
+    challenges.verify(c, Purpose.REFRESH, "s-1", Instant.EPOCH);
+    // The entry is kept only while the challenge could be accepted: its expiry plus the skew.
+    clock.advance(Duration.ofMinutes(2).plusSeconds(6));
+    refused(Reason.EXPIRED, () -> second.verify(c, Purpose.REFRESH, "s-1", Instant.EPOCH));
+  }
+
+  @Test
+  void aUsedChallengeStoreThatCannotAnswerIsUnavailableAndOneThatCannotShareStillCounts() {
+    RevocationStore down = new RevocationStore() {
+      @Override
+      public boolean isRevoked(String id) {
+        throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, "stale copy, failing closed");
+      }
+
+      @Override
+      public java.util.Optional<Instant> notBefore(String subject) {
+        return java.util.Optional.empty();
+      }
+
+      @Override
+      public void revokeSession(String id, Instant until) {}
+
+      @Override
+      public void revokeSubject(String subject, Instant notBefore, Instant until) {}
+    };
+    Challenges closed = Challenges.builder().keys(keys).issuer("https://shop.example").clock(clock)
+        .usedChallenges(down).build();
+    refused(Reason.UNAVAILABLE, () -> closed.verify(closed.issue(Purpose.REFRESH, "s-1"), Purpose.REFRESH, "s-1",
+        Instant.EPOCH));
+
+    RevocationStore local = RevocationStore.inMemory(clock);
+    RevocationStore unshared = new RevocationStore() {
+      @Override
+      public boolean isRevoked(String id) {
+        return local.isRevoked(id);
+      }
+
+      @Override
+      public java.util.Optional<Instant> notBefore(String subject) {
+        return java.util.Optional.empty();
+      }
+
+      @Override
+      public void revokeSession(String id, Instant until) {
+        local.revokeSession(id, until); // applied here, as RedisRevocations does, then the write fails
+        throw new TokenException(TokenException.Reason.REVOCATION_UNAVAILABLE, "not written");
+      }
+
+      @Override
+      public void revokeSubject(String subject, Instant notBefore, Instant until) {}
+    };
+    Challenges open = Challenges.builder().keys(keys).issuer("https://shop.example").clock(clock)
+        .usedChallenges(unshared).build();
+    String c = open.issue(Purpose.REFRESH, "s-1");
+    open.verify(c, Purpose.REFRESH, "s-1", Instant.EPOCH);
+    refused(Reason.REPLAYED, () -> open.verify(c, Purpose.REFRESH, "s-1", Instant.EPOCH));
   }
 
   @Test

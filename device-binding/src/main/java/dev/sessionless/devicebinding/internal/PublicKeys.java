@@ -1,5 +1,6 @@
 package dev.sessionless.devicebinding.internal;
 
+import dev.sessionless.core.internal.EcP256Engine;
 import dev.sessionless.devicebinding.DeviceBindingException;
 import dev.sessionless.devicebinding.DeviceBindingException.Reason;
 import java.math.BigInteger;
@@ -8,7 +9,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
-import java.security.spec.ECFieldFp;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.ECParameterSpec;
 import java.security.spec.ECPoint;
@@ -17,7 +17,8 @@ import java.security.spec.RSAPublicKeySpec;
 
 /**
  * Device public keys from their JWK numbers, checked before use: P-256 points must lie on the
- * curve, RSA moduli must be 2048 to 8192 bits with an odd public exponent. JDK providers only.
+ * curve (checked by core's P-256 engine, as ES256 session keys are), RSA moduli must be 2048 to 8192
+ * bits with an odd public exponent. The keys themselves are JDK keys.
  */
 public final class PublicKeys {
   /** The smallest RSA modulus accepted, in bits (the draft's RS256 with today's minimum). */
@@ -43,17 +44,14 @@ public final class PublicKeys {
     if (x.length != 32 || y.length != 32) {
       throw badKey("an EC P-256 JWK's x and y must be 32 bytes each (RFC 7518 section 6.2.1.2)");
     }
+    try {
+      // Core's check, the one ES256 session keys get: on the curve, not the identity, x and y below p.
+      EcP256Engine.of(x, y, null);
+    } catch (IllegalArgumentException e) {
+      throw badKey("the EC JWK's point is not on P-256: generate the key on P-256");
+    }
     BigInteger bx = new BigInteger(1, x);
     BigInteger by = new BigInteger(1, y);
-    BigInteger p = ((ECFieldFp) P256.getCurve().getField()).getP();
-    if (bx.compareTo(p) >= 0 || by.compareTo(p) >= 0) {
-      throw badKey("the EC JWK's point is not on P-256: generate the key on P-256");
-    }
-    BigInteger lhs = by.multiply(by).mod(p);
-    BigInteger rhs = bx.pow(3).add(P256.getCurve().getA().multiply(bx)).add(P256.getCurve().getB()).mod(p);
-    if (!lhs.equals(rhs)) {
-      throw badKey("the EC JWK's point is not on P-256: generate the key on P-256");
-    }
     try {
       return (ECPublicKey) KeyFactory.getInstance("EC").generatePublic(new ECPublicKeySpec(new ECPoint(bx, by), P256));
     } catch (GeneralSecurityException e) {

@@ -1,6 +1,8 @@
 package dev.sessionless.spring.boot;
 
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationSource;
+import dev.sessionless.core.RevocationStore;
 import dev.sessionless.devicebinding.DeviceBindingBuilder;
 import java.util.List;
 import java.util.function.Supplier;
@@ -18,13 +20,15 @@ final class DeviceBindingSettings {
   private DeviceBindingSettings() {}
 
   /**
-   * Applies the properties to {@code b}, then {@code customize} (the customizer beans), then
-   * builds; issuer and algorithm default to the session's.
+   * Applies the properties to {@code b}, and the application's revocation store (if it has one:
+   * a published list cannot be written, so it is not used) as the used-challenge store, then
+   * {@code customize} (the customizer beans), then builds; issuer and algorithm default to the
+   * session's.
    *
    * @throws SessionlessStartupException naming the property when a setting is refused
    */
   static <B extends DeviceBindingBuilder<B>, T> T build(B b, DeviceBindingProperties p, SessionlessProperties session,
-      KeySource keys, Environment environment, Runnable customize, Supplier<T> build) {
+      KeySource keys, Environment environment, RevocationSource revocation, Runnable customize, Supplier<T> build) {
     b.keys(keys);
     try {
       b.issuer(p.getIssuer() != null ? p.getIssuer() : SessionOptions.issuerOf(session, environment));
@@ -46,6 +50,9 @@ final class DeviceBindingSettings {
       }
       set(() -> b.proofAlgorithms(algs.get(0), algs.subList(1, algs.size()).toArray(new String[0])),
           "proof-algorithms");
+      if (revocation instanceof RevocationStore store) {
+        b.usedChallenges(store);
+      }
       customize.run();
       return build.get();
     } catch (IllegalArgumentException | IllegalStateException e) {

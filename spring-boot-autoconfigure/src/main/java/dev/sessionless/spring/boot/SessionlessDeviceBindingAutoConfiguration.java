@@ -1,6 +1,8 @@
 package dev.sessionless.spring.boot;
 
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationSource;
+import dev.sessionless.core.RevocationStore;
 import dev.sessionless.devicebinding.servlet.DeviceBindingFilter;
 import dev.sessionless.devicebinding.servlet.DeviceBindingFilterBuilder;
 import dev.sessionless.servlet.SessionlessFilter;
@@ -27,7 +29,11 @@ import org.springframework.core.env.Environment;
  * and never reach Spring Security: no CSRF token is asked of the browser's DBSC requests (the
  * proof authenticates them), and no other filter of the chain adds headers to them. The
  * application offers registration with {@link DeviceBindingFilter#offerRegistration} on a
- * response after login. A setting out of range fails the startup naming the property.
+ * response after login. A setting out of range fails the startup naming the property. When the
+ * application has a {@link RevocationStore} ({@code sessionless.revocation.type=memory} or {@code
+ * redis}, or its own bean), used challenges are recorded in it, so a replayed proof is refused on
+ * every instance the store reaches (the device-binding README's "Single use with the revocation
+ * store"); a published revocation list cannot be written, so it is not used for that.
  */
 @AutoConfiguration(after = SessionlessAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -40,17 +46,19 @@ public class SessionlessDeviceBindingAutoConfiguration {
   public SessionlessDeviceBindingAutoConfiguration() {}
 
   /**
-   * The filter, from {@code sessionless.device-binding.*}, then every {@link
-   * DeviceBindingFilterCustomizer}; issuer and algorithm default to the session filter's.
+   * The filter, from {@code sessionless.device-binding.*} and the application's revocation store
+   * if it has one, then every {@link DeviceBindingFilterCustomizer}; issuer and algorithm default
+   * to the session filter's.
    *
    * @throws SessionlessStartupException naming the property when a setting is refused
    */
   @Bean
   @ConditionalOnMissingBean(DeviceBindingFilter.class)
   public DeviceBindingFilter deviceBindingFilter(DeviceBindingProperties p, SessionlessProperties session,
-      KeySource keys, Environment environment, ObjectProvider<DeviceBindingFilterCustomizer> customizers) {
+      KeySource keys, Environment environment, ObjectProvider<DeviceBindingFilterCustomizer> customizers,
+      ObjectProvider<RevocationSource> revocation) {
     DeviceBindingFilterBuilder b = DeviceBindingFilter.builder();
-    return DeviceBindingSettings.build(b, p, session, keys, environment,
+    return DeviceBindingSettings.build(b, p, session, keys, environment, RevocationFactory.single(revocation),
         () -> customizers.orderedStream().forEach(c -> c.customize(b)), b::build);
   }
 

@@ -49,7 +49,7 @@ public class SessionlessReactiveDeviceBindingAutoConfiguration {
   public DeviceBindingWebFilter deviceBindingWebFilter(DeviceBindingProperties p, SessionlessProperties session,
       KeySource keys, Environment environment, ObjectProvider<DeviceBindingWebFilterCustomizer> customizers) {
     DeviceBindingWebFilterBuilder b = DeviceBindingWebFilter.builder();
-    return DeviceBindingSettings.build(b, p, session, keys, environment,
+    return DeviceBindingSettings.build(b, p, session, keys, environment, null,
         () -> customizers.orderedStream().forEach(c -> c.customize(b)), b::build);
   }
 }

@@ -108,6 +108,30 @@ class DeviceBindingBootTest {
   }
 
   @Test
+  void withARevocationStoreAReplayedRefreshProofIsRefusedEvenWithTheCookiesFromBeforeIt() throws Exception {
+    Path keys = keys();
+    // The memory store keeps entries by the system clock: the filter's clock must not lag it.
+    DbscShopApp.CLOCK.set(java.time.Instant.now());
+    try (Instance a = start(keys, "sessionless.device-binding.bound-lifetime=5m", "sessionless.revocation.type=memory")) {
+      String base = "http://127.0.0.1:" + a.port;
+      LoopbackDevice device = new LoopbackDevice("ES256", DbscShopApp.CLOCK, "sl_bound");
+      logIn(device, base);
+      assertEquals(200, device.get(base, "/home").status());
+      assertNotNull(device.browser.sessionId, "registered");
+      DbscShopApp.CLOCK.advance(Duration.ofMinutes(5).plusSeconds(10));
+      Map<String, String> h = new java.util.LinkedHashMap<>();
+      h.put("Sec-Secure-Session-Id", "\"" + device.browser.sessionId + "\"");
+      h.put("Secure-Session-Response", device.browser.refreshProof(null));
+      LoopbackDevice thief = device.copyCookies();     // the long-lived cookie from before this refresh
+      Reply ok = device.send(base, "POST", device.browser.refreshUrl, h, null);
+      assertEquals(200, ok.status(), ok.body());
+      Reply replay = thief.send(base, "POST", device.browser.refreshUrl, h, null);
+      assertEquals(403, replay.status(), replay.body());
+      assertTrue(replay.body().contains("\"REPLAYED\""), "the store remembers the challenge: " + replay.body());
+    }
+  }
+
+  @Test
   void offByDefault() throws Exception {
     Path keys = keys();
     try (Instance a = Instance.start(ShopApp.class, "sessionless.keys.file=" + keys)) {
