@@ -31,7 +31,11 @@ import java.util.function.Supplier;
  *
  * <p>Everything here is CPU work (token codecs, one proof signature check per refresh, random
  * session ids from a DRBG seeded when the engine is built): no call blocks, so a reactive adapter
- * may call it on its event loop. Thread-safe.
+ * may call it on its event loop. The one exception is the optional used-challenge store ({@link
+ * DeviceBindingBuilder#usedChallenges}): {@link #register} and {@link #refresh} then write to it
+ * (Redis: a network call), so a reactive adapter runs those two off its event loop when {@link
+ * #recordsUsedChallenges} (the look-up is the store's in-memory copy; {@link #check}, the
+ * per-request path, never touches the store). Thread-safe.
  */
 public final class DeviceBindingEngine {
   /** The session attribute holding the DBSC session id (a String) once the session is bound; both adapters use it. */
@@ -80,6 +84,7 @@ public final class DeviceBindingEngine {
   private final Clock clock;
   private final Duration nextChallengeWindow;
   private final SecureRandom random;
+  private final boolean recordsUsed;
 
   DeviceBindingEngine(DeviceBindingBuilder<?> b, Class<?> adapter) {
     log = System.getLogger(adapter.getName());
@@ -95,6 +100,7 @@ public final class DeviceBindingEngine {
     requireBound = List.copyOf(b.requireBound);
     proofAlgorithms = b.proofAlgorithms.clone();
     clock = b.clock;
+    recordsUsed = b.usedChallenges != null;
     // The next refresh's challenge must outlive the bound cookie, or every refresh costs a 403.
     Duration w = b.boundLifetime.plusMinutes(2);
     nextChallengeWindow = w.compareTo(Duration.ofDays(1)) > 0 ? Duration.ofDays(1) : w;
@@ -106,6 +112,14 @@ public final class DeviceBindingEngine {
       throw new IllegalStateException("this JDK has no DRBG SecureRandom (JDK 9+ always has)", e);
     }
     random.nextBytes(new byte[16]);
+  }
+
+  /**
+   * Whether {@link #register} and {@link #refresh} record used challenges in a revocation store
+   * (a write that may block on the network): a reactive adapter then runs them off its event loop.
+   */
+  public boolean recordsUsedChallenges() {
+    return recordsUsed;
   }
 
   /** The registration endpoint's path, within the context path. */
@@ -194,14 +208,31 @@ public final class DeviceBindingEngine {
 
   /**
    * The {@code Secure-Session-Registration} value offering registration to the session {@code
-   * sessionId} (its id after login), with the registration path under {@code contextPath}.
+   * sessionId} (its id after login), with the registration path under {@code contextPath}; or
+   * null when the keys cannot be read now. The offer is optional (the draft lets a server offer
+   * registration on any response it chooses, and a browser that is not offered one keeps an
+   * unbound session), so an outage leaves the application's response as it is, without the
+   * header, logged at WARNING: never a 500, and the login itself goes on. The session stays
+   * unbound (its {@link UnboundPolicy} applies) until a later response offers again.
    *
-   * @throws DeviceBindingException {@code UNAVAILABLE} if the keys cannot be read now (answer 503)
+   * @throws DeviceBindingException {@code INTERNAL} on a fault on this side (the keys hold no key
+   *     for the algorithm, say)
    */
   public String registrationOffer(String contextPath, String sessionId) {
+    String challenge;
+    try {
+      challenge = challenges.issue(Purpose.REGISTRATION, sessionId);
+    } catch (DeviceBindingException e) {
+      if (e.reason() != Reason.UNAVAILABLE) {
+        throw e;
+      }
+      log.log(System.Logger.Level.WARNING, "DBSC: the key source is unavailable (" + e.reason() + "); registration"
+          + " not offered on this response, the session stays unbound until a later offer");
+      return null;
+    }
     String[] more = Arrays.copyOfRange(proofAlgorithms, 1, proofAlgorithms.length);
     return DbscHeaders.registration().algorithms(proofAlgorithms[0], more).path(contextPath + registrationPath)
-        .challenge(challenges.issue(Purpose.REGISTRATION, sessionId)).build();
+        .challenge(challenge).build();
   }
 
   /**

@@ -129,4 +129,33 @@ public abstract class UnboundPolicyScenarios {
     down.set(false);
     assertEquals(200, device.get(node.base(), "/app").status(), "and back when the keys are");
   }
+
+  /**
+   * The registration offer while the DBSC keys are down: the login is answered as the application
+   * made it, without the offer (registration is optional for the browser), never a 500; the
+   * session works unbound under the policy, and the next login offers again.
+   */
+  @Test
+  void loginWhileTheKeySourceIsDownIsAnsweredWithoutTheRegistrationOfferNeverA500() throws Exception {
+    AtomicBoolean down = new AtomicBoolean();
+    KeySource flaky = () -> {
+      if (down.get()) {
+        throw new TokenException(TokenException.Reason.KEY_SOURCE_UNAVAILABLE, "test: key source down");
+      }
+      return keys;
+    };
+    start(flaky, b -> {});
+    down.set(true);
+    LoopbackDevice device = new LoopbackDevice("ES256", clock, "sl_bound");
+    Reply login = device.send(node.base(), "POST", "/login?user=ann", Map.of(), "");
+    assertEquals(200, login.status(), login.body());
+    assertEquals("logged in", login.body());
+    assertEquals(null, login.header("Secure-Session-Registration"), "no offer while the keys are down");
+    assertEquals(null, device.browser.sessionId, "not registered");
+    assertEquals("user=ann bound=false", device.get(node.base(), "/app").body(), "an unbound session, as policy allows");
+    down.set(false);
+    LoopbackDevice later = new LoopbackDevice("ES256", clock, "sl_bound");
+    assertEquals(200, later.send(node.base(), "POST", "/login?user=ann", Map.of(), "").status());
+    assertEquals("user=ann bound=true", later.get(node.base(), "/app").body(), "offered and bound once the keys are back");
+  }
 }

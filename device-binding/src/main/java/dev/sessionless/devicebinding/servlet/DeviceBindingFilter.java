@@ -130,9 +130,12 @@ public final class DeviceBindingFilter implements Filter {
    * already. Call it on the response that completes a login (after {@code
    * SessionlessFilter.loggedIn}, which changes the session id), before the response commits.
    *
+   * <p>When the keys cannot be read now, the header is left out and the outage logged at WARNING
+   * (see {@link DeviceBindingEngine#registrationOffer}): the response stays the application's,
+   * never a 500, and the session stays unbound until a later offer.
+   *
    * @return whether the header was added
    * @throws IllegalStateException if the request did not pass through a {@code DeviceBindingFilter}
-   * @throws DeviceBindingException {@code UNAVAILABLE} if the keys cannot be read now (answer 503)
    */
   public static boolean offerRegistration(HttpServletRequest request, HttpServletResponse response) {
     Object f = request.getAttribute(FILTER_ATTRIBUTE);
@@ -143,8 +146,11 @@ public final class DeviceBindingFilter implements Filter {
     if (session.getAttribute(SESSION_ATTRIBUTE) instanceof String) {
       return false;
     }
-    response.addHeader(DbscNames.REGISTRATION_HEADER,
-        filter.engine.registrationOffer(request.getContextPath(), session.getId()));
+    String offer = filter.engine.registrationOffer(request.getContextPath(), session.getId());
+    if (offer == null) {
+      return false;
+    }
+    response.addHeader(DbscNames.REGISTRATION_HEADER, offer);
     return true;
   }
 

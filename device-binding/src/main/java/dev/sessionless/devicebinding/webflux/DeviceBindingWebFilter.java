@@ -8,6 +8,7 @@ import dev.sessionless.devicebinding.DeviceBindingException.Reason;
 import dev.sessionless.webflux.SessionlessWebSessionManager;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
@@ -19,6 +20,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Device Bound Session Credentials for a WebFlux application: the servlet {@code
@@ -46,10 +48,13 @@ import reactor.core.publisher.Mono;
  *
  * <p><b>Threads.</b> Everything runs on the thread that subscribes, the event loop, as the token
  * {@code WebSession} decodes its token there: the bound-cookie check and the tokens are CPU work,
- * and so is a refresh's proof check (one ES256 or RS256 signature verification, with the JDK's
- * {@code Signature}); nothing here blocks (the DRBG for new DBSC session ids is seeded when the
- * filter is built). What it decides is {@link DeviceBindingEngine}'s, shared with the servlet
- * filter. Thread-safe.
+ * and so is a refresh's proof check (one ES256 signature verification on core's P-256 engine, or
+ * RS256 with the JDK's {@code Signature}); nothing here blocks (the DRBG for new DBSC session ids
+ * is seeded when the filter is built). With a used-challenge store ({@code usedChallenges}), the
+ * two endpoints (a refresh every few minutes per session, never an ordinary request) run on
+ * Reactor's {@code boundedElastic} scheduler instead: the store's look-up is its in-memory copy,
+ * but recording the use is a write (Redis: a network call). What it decides is {@link
+ * DeviceBindingEngine}'s, shared with the servlet filter. Thread-safe.
  */
 public final class DeviceBindingWebFilter implements WebFilter, Ordered {
   /** The {@code WebSession} attribute holding the DBSC session id (a String) once the session is bound. */
@@ -104,18 +109,20 @@ public final class DeviceBindingWebFilter implements WebFilter, Ordered {
     String method = req.getMethod().name();
     HttpHeaders headers = req.getHeaders();
     if (path.equals(engine.refreshPath())) {
-      return Mono.defer(() -> send(exchange, engine.refresh(method, context,
-          cookie(req, engine.longLivedCookieName()), headers.getFirst(DbscNames.SESSION_ID_HEADER),
-          headers.getFirst(DbscNames.RESPONSE_HEADER))));
+      return endpoint(() -> engine.refresh(method, context, cookie(req, engine.longLivedCookieName()),
+          headers.getFirst(DbscNames.SESSION_ID_HEADER), headers.getFirst(DbscNames.RESPONSE_HEADER)))
+          .flatMap(a -> send(exchange, a));
     }
     return exchange.getSession().flatMap(session -> {
       if (path.equals(engine.registrationPath())) {
-        Answer a = engine.register(method, context, session.isStarted() ? session.getId() : null,
-            headers.getFirst(DbscNames.RESPONSE_HEADER));
-        if (a.bind() != null) {
-          session.getAttributes().put(SESSION_ATTRIBUTE, a.bind());
-        }
-        return send(exchange, a);
+        String sessionId = session.isStarted() ? session.getId() : null;
+        return endpoint(() -> engine.register(method, context, sessionId, headers.getFirst(DbscNames.RESPONSE_HEADER)))
+            .flatMap(a -> {
+              if (a.bind() != null) {
+                session.getAttributes().put(SESSION_ATTRIBUTE, a.bind());
+              }
+              return send(exchange, a);
+            });
       }
       boolean started = session.isStarted();
       Object dbscSession = started ? session.getAttributes().get(SESSION_ATTRIBUTE) : null;
@@ -144,9 +151,13 @@ public final class DeviceBindingWebFilter implements WebFilter, Ordered {
    * SessionlessWebSessionManager.loggedIn}, which changes the session id), before the response
    * commits.
    *
+   * <p>When the keys cannot be read now, the header is left out and the outage logged at WARNING
+   * (see {@link DeviceBindingEngine#registrationOffer}): the response stays the application's,
+   * never a 500, and the session stays unbound until a later offer.
+   *
    * @return whether the header was added; fails with {@link IllegalStateException} if the exchange
    *     did not pass through a {@code DeviceBindingWebFilter}, with {@link DeviceBindingException}
-   *     {@code UNAVAILABLE} if the keys cannot be read now (answer 503)
+   *     {@code INTERNAL} on a fault on this side
    */
   public static Mono<Boolean> offerRegistration(ServerWebExchange exchange) {
     if (!(exchange.getAttribute(FILTER_ATTRIBUTE) instanceof DeviceBindingWebFilter filter)) {
@@ -158,10 +169,20 @@ public final class DeviceBindingWebFilter implements WebFilter, Ordered {
         return false;
       }
       session.start();
-      exchange.getResponse().getHeaders().add(DbscNames.REGISTRATION_HEADER, filter.engine.registrationOffer(
-          exchange.getRequest().getPath().contextPath().value(), session.getId()));
+      String offer = filter.engine.registrationOffer(exchange.getRequest().getPath().contextPath().value(),
+          session.getId());
+      if (offer == null) {
+        return false;
+      }
+      exchange.getResponse().getHeaders().add(DbscNames.REGISTRATION_HEADER, offer);
       return true;
     });
+  }
+
+  /** An endpoint's answer: on the subscribing thread, or off the event loop when it writes to a used-challenge store. */
+  private Mono<Answer> endpoint(Supplier<Answer> answer) {
+    Mono<Answer> m = Mono.fromSupplier(answer);
+    return engine.recordsUsedChallenges() ? m.subscribeOn(Schedulers.boundedElastic()) : m;
   }
 
   private static Mono<Void> send(ServerWebExchange exchange, Answer a) {
