@@ -1,6 +1,8 @@
 package dev.sessionless.spring.boot;
 
 import dev.sessionless.core.KeySource;
+import dev.sessionless.core.RevocationSource;
+import dev.sessionless.core.RevocationStore;
 import dev.sessionless.devicebinding.webflux.DeviceBindingWebFilter;
 import dev.sessionless.devicebinding.webflux.DeviceBindingWebFilterBuilder;
 import dev.sessionless.webflux.SessionlessWebSessionManager;
@@ -26,7 +28,10 @@ import org.springframework.core.env.Environment;
  * endpoints are answered before the security chain and never reach its CSRF check (the proof
  * authenticates them) or its header writers. The application offers registration with {@link
  * DeviceBindingWebFilter#offerRegistration} after login. A setting out of range fails the startup
- * naming the property.
+ * naming the property. As on the servlet side, the application's {@link RevocationStore} (if it
+ * has one) records used challenges, so a replayed refresh proof is refused on every instance the
+ * store reaches; its look-up is the store's in-memory copy, and the filter runs the two endpoints
+ * off the event loop for the write.
  */
 @AutoConfiguration(after = SessionlessWebFluxAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
@@ -39,17 +44,19 @@ public class SessionlessReactiveDeviceBindingAutoConfiguration {
   public SessionlessReactiveDeviceBindingAutoConfiguration() {}
 
   /**
-   * The filter, from {@code sessionless.device-binding.*}, then every {@link
-   * DeviceBindingWebFilterCustomizer}; issuer and algorithm default to the session's.
+   * The filter, from {@code sessionless.device-binding.*} and the application's revocation store
+   * if it has one, then every {@link DeviceBindingWebFilterCustomizer}; issuer and algorithm
+   * default to the session's.
    *
    * @throws SessionlessStartupException naming the property when a setting is refused
    */
   @Bean
   @ConditionalOnMissingBean(DeviceBindingWebFilter.class)
   public DeviceBindingWebFilter deviceBindingWebFilter(DeviceBindingProperties p, SessionlessProperties session,
-      KeySource keys, Environment environment, ObjectProvider<DeviceBindingWebFilterCustomizer> customizers) {
+      KeySource keys, Environment environment, ObjectProvider<DeviceBindingWebFilterCustomizer> customizers,
+      ObjectProvider<RevocationSource> revocation) {
     DeviceBindingWebFilterBuilder b = DeviceBindingWebFilter.builder();
-    return DeviceBindingSettings.build(b, p, session, keys, environment, null,
+    return DeviceBindingSettings.build(b, p, session, keys, environment, RevocationFactory.single(revocation),
         () -> customizers.orderedStream().forEach(c -> c.customize(b)), b::build);
   }
 }
