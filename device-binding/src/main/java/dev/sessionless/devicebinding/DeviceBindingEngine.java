@@ -36,6 +36,9 @@ import java.util.function.Supplier;
  * (Redis: a network call), so a reactive adapter runs those two off its event loop when {@link
  * #recordsUsedChallenges} (the look-up is the store's in-memory copy; {@link #check}, the
  * per-request path, never touches the store). Thread-safe.
+ *
+ * <p>Somewhat over 400 lines on purpose: the endpoints' decisions, their answers and the outage
+ * rule they share are one protocol's state machine, read together.
  */
 public final class DeviceBindingEngine {
   /** The session attribute holding the DBSC session id (a String) once the session is bound; both adapters use it. */

@@ -100,15 +100,20 @@ public abstract class UnboundPolicyScenarios {
     }
   }
 
-  @Test
-  void keySourceDownUnderTheEndpointsAndTheBoundCheckAnswers503NeverA500() throws Exception {
-    AtomicBoolean down = new AtomicBoolean();
-    KeySource flaky = () -> {
+  /** The keys, or {@code KEY_SOURCE_UNAVAILABLE} while {@code down} is set. */
+  KeySource downWhen(AtomicBoolean down) {
+    return () -> {
       if (down.get()) {
         throw new TokenException(TokenException.Reason.KEY_SOURCE_UNAVAILABLE, "test: key source down");
       }
       return keys;
     };
+  }
+
+  @Test
+  void keySourceDownUnderTheEndpointsAndTheBoundCheckAnswers503NeverA500() throws Exception {
+    AtomicBoolean down = new AtomicBoolean();
+    KeySource flaky = downWhen(down);
     start(flaky, b -> {});
     LoopbackDevice device = new LoopbackDevice("ES256", clock, "sl_bound");
     device.send(node.base(), "POST", "/login?user=ann", Map.of(), "");
@@ -138,12 +143,7 @@ public abstract class UnboundPolicyScenarios {
   @Test
   void loginWhileTheKeySourceIsDownIsAnsweredWithoutTheRegistrationOfferNeverA500() throws Exception {
     AtomicBoolean down = new AtomicBoolean();
-    KeySource flaky = () -> {
-      if (down.get()) {
-        throw new TokenException(TokenException.Reason.KEY_SOURCE_UNAVAILABLE, "test: key source down");
-      }
-      return keys;
-    };
+    KeySource flaky = downWhen(down);
     start(flaky, b -> {});
     down.set(true);
     LoopbackDevice device = new LoopbackDevice("ES256", clock, "sl_bound");
