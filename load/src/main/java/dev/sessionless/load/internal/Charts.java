@@ -102,6 +102,9 @@ public final class Charts {
         .xAxisTitle(xTitle).yAxisTitle("share of (token, node) pairs refused").build();
     style(chart);
     chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setYAxisDecimalPattern("0.00");
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(1.0);
     int c = 0;
     for (Map.Entry<String, List<Double>> e : series.entrySet()) {
       List<Double> values = e.getValue();

@@ -37,7 +37,7 @@ public final class RevocationProfile {
 
   /** What one run measured. */
   public record Run(RevocationScenario scenario, double seconds, PhaseResult shop, List<RevocationLag.Revoked> revoked,
-      long loginsFailed, List<Event> events, List<RevocationChecks.Check> checks) {}
+      long loginsFailed, List<Event> events, List<RevocationChecks.Check> checks, RevocationChecks.Observed seen) {}
 
   /** The run's settings: users, logout rate, poll interval, the lag runs' length, the warm-up, the replay cap. */
   public record Settings(int users, double logoutRate, Duration poll, Duration step, Duration warmup, Duration cap) {}
@@ -102,7 +102,7 @@ public final class RevocationProfile {
         List<RevocationLag.Revoked> revoked = lag.revoked();
         List<Event> ev = List.copyOf(events);
         return new Run(sc, length, result, revoked, lag.loginsFailed(), ev,
-            warmup ? List.of() : RevocationChecks.check(sc, s, revoked, shop, ev, seen));
+            warmup ? List.of() : RevocationChecks.check(sc, s, revoked, shop, ev, seen), seen);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new LoadException(LoadException.Reason.INJECTOR_FAILED, "interrupted during " + sc.id(), e);
@@ -126,22 +126,35 @@ public final class RevocationProfile {
     switch (sc) {
       case PUSH, POLL -> { }
       case REDIS_RESTART -> {
-        at(faults, start, at, events, "redis-server stopped (data lost)", nodes::stopRedis);
-        at(faults, start, at + outage, events, "a fresh redis-server started on the same port", nodes::startRedis);
+        at(faults, start, at, events, "redis-server stopped (data lost)", () -> {
+          nodes.stopRedis();
+          seen.faultStart = since(start);
+        });
+        at(faults, start, at + outage, events, "a fresh redis-server started on the same port", () -> {
+          nodes.startRedis();
+          seen.faultEnd = since(start);
+        });
         at(faults, start, at + outage + p + 1, events, "tokens revoked before the stop replayed once on every node",
             () -> seen.beforeFault = replayBefore(lag, nodes, at));
       }
       case UNREACHABLE_FAIL_OPEN, UNREACHABLE_FAIL_CLOSED -> {
-        at(faults, start, at, events, "network to Redis cut", nodes::cutRedis);
+        at(faults, start, at, events, "network to Redis cut", () -> {
+          nodes.cutRedis();
+          seen.faultStart = since(start);
+        });
         at(faults, start, at + stale + 0.5, events, "stores sampled past the stale bound", () -> {
           seen.staleNodes = countStale(nodes);
           seen.beforeFault = replayBefore(lag, nodes, at);
         });
-        at(faults, start, at + outage, events, "network to Redis restored", nodes::restoreRedis);
+        at(faults, start, at + outage, events, "network to Redis restored", () -> {
+          nodes.restoreRedis();
+          seen.faultEnd = since(start);
+        });
       }
       case NODE_STARTS_WHILE_DOWN -> {
         at(faults, start, at, events, "network to Redis cut, node " + RevocationScenario.NODE + " stopped", () -> {
           nodes.cutRedis();
+          seen.faultStart = since(start);
           nodes.stopNode(RevocationScenario.NODE);
         });
         for (double t = at + 0.5; t < at + outage; t += 0.5) {
@@ -153,7 +166,10 @@ public final class RevocationProfile {
             }
           });
         }
-        at(faults, start, at + outage, events, "network to Redis restored", nodes::restoreRedis);
+        at(faults, start, at + outage, events, "network to Redis restored", () -> {
+          nodes.restoreRedis();
+          seen.faultEnd = since(start);
+        });
         at(faults, start, at + outage + 0.1, events, "node " + RevocationScenario.NODE + " started", () -> {
           for (int i = 0; i < 50 && !nodes.isUp(RevocationScenario.NODE); i++) {
             if (!nodes.tryRestartNode(RevocationScenario.NODE)) {
