@@ -121,11 +121,7 @@ public final class RevocationNodes implements AutoCloseable {
 
   /** The nodes' base URIs, in start order; a restarted node keeps its URI. */
   public List<URI> nodes() {
-    List<URI> uris = new ArrayList<>();
-    for (Node n : snapshot()) {
-      uris.add(URI.create("http://127.0.0.1:" + n.port()));
-    }
-    return uris;
+    return snapshot().stream().map(n -> URI.create("http://127.0.0.1:" + n.port())).toList();
   }
 
   /** Whether node {@code index} is in the balancer's rotation. */
