@@ -78,7 +78,8 @@ public final class RevocationProfile {
       List<Event> events = Collections.synchronizedList(new ArrayList<>());
       StatusCounts shop = new StatusCounts(new ShopWorkload(nodes.nodes(), ShopWorkload.Routing.ROUND_ROBIN,
           nodes::isUp), start);
-      ScheduledExecutorService faults = Executors.newSingleThreadScheduledExecutor(r -> {
+      // Two threads: a start attempt that blocks on Redis must not hold back the network's return.
+      ScheduledExecutorService faults = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "revocation-lag-faults");
         t.setDaemon(true);
         return t;
@@ -157,12 +158,16 @@ public final class RevocationProfile {
           seen.faultStart = since(start);
           nodes.stopNode(RevocationScenario.NODE);
         });
-        for (double t = at + 0.5; t < at + outage; t += 0.5) {
+        seen.stoppedPort = nodes.nodes().get(RevocationScenario.NODE).getPort();
+        for (double t = at + 0.5; t < at + outage - 0.3; t += 0.5) {
           at(faults, start, t, events, "node " + RevocationScenario.NODE + " start attempted while Redis is cut", () -> {
-            if (nodes.tryRestartNode(RevocationScenario.NODE)) {
-              seen.startedWhileDown++;
-            } else {
-              seen.refusedToStart++;
+            if (!nodes.isUp(RevocationScenario.NODE) && seen.faultEnd < 0) {
+              boolean started = nodes.tryRestartNode(RevocationScenario.NODE);
+              if (started && seen.faultEnd < 0) {
+                seen.startedWhileDown++; // its read at start succeeded while Redis was cut off
+              } else if (!started) {
+                seen.refusedToStart++;
+              }
             }
           });
         }
@@ -170,16 +175,22 @@ public final class RevocationProfile {
           nodes.restoreRedis();
           seen.faultEnd = since(start);
         });
-        at(faults, start, at + outage + 0.1, events, "node " + RevocationScenario.NODE + " started", () -> {
+        at(faults, start, at + outage + 0.1, events, "node " + RevocationScenario.NODE + " started, and two poll"
+            + " intervals and a second later every token revoked so far replayed once on it", () -> {
           for (int i = 0; i < 50 && !nodes.isUp(RevocationScenario.NODE); i++) {
             if (!nodes.tryRestartNode(RevocationScenario.NODE)) {
               seen.refusedAfterReturn++;
             }
           }
           seen.startedAt = since(start);
+          try {
+            Thread.sleep(2 * s.poll().toMillis() + 1000); // the others write what they took during the cut
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+          seen.onStartedNode = lag.replayAllOnce(RevocationScenario.NODE);
         });
-        at(faults, start, at + outage + 2 * p + 1, events, "every token revoked so far replayed once on node "
-            + RevocationScenario.NODE, () -> seen.onStartedNode = lag.replayAllOnce(RevocationScenario.NODE));
       }
       default -> throw new IllegalStateException("unknown scenario " + sc);
     }

@@ -143,6 +143,13 @@ public final class RevocationRun {
         perNode.add(n);
       }
       j.put("perNode", perNode);
+      List<Map<String, Object>> unrefused = new ArrayList<>();
+      for (RevocationLag.Revoked t : applied) {
+        if (!t.refusedEverywhere()) {
+          unrefused.add(describe(t));
+        }
+      }
+      j.put("tokensNotRefusedEverywhere", unrefused);
       j.put("shop", shop);
       j.put("events", r.events().stream().map(Object::toString).toList());
       List<Map<String, Object>> checks = new ArrayList<>();
@@ -217,6 +224,28 @@ public final class RevocationRun {
               : "missed by " + ms(p99 - target) + " ms (" + ms(p99) + " ms)"));
     }
     return t.toString();
+  }
+
+  /** One token for the JSON report: who logged out where, when, and what each node did with it. */
+  private static Map<String, Object> describe(RevocationLag.Revoked t) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("user", t.user);
+    m.put("loginNode", t.loginNode);
+    m.put("logoutNode", t.logoutNode);
+    m.put("logoutStatus", t.logoutStatus);
+    m.put("revokedAtSeconds", LagStats.round(t.revokedAt));
+    List<Map<String, Object>> nodes = new ArrayList<>();
+    for (RevocationLag.PerNode n : t.nodes) {
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("lagMillis", n.lagNanos < 0 ? null : LagStats.round(n.lagNanos / 1e6));
+      x.put("served", n.leaked.get());
+      x.put("lastServedAtSeconds", n.lastLeakAt < 0 ? null : LagStats.round(n.lastLeakAt));
+      x.put("answered503", n.unavailable.get());
+      x.put("noReply", n.unreachable.get());
+      nodes.add(x);
+    }
+    m.put("nodes", nodes);
+    return m;
   }
 
   static String ms(double v) {

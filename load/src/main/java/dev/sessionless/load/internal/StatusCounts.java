@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class StatusCounts implements Workload {
   /** One reply: seconds from the run's start, and its status. */
-  record Reply(double at, int status) {}
+  record Reply(double at, int status, int port) {}
 
   private final Workload inner;
   private final long start;
@@ -41,7 +41,7 @@ final class StatusCounts implements Workload {
       @Override
       public boolean accept(HttpResponse<String> response) {
         total.incrementAndGet();
-        replies.add(new Reply((System.nanoTime() - start) / 1e9, response.statusCode()));
+        replies.add(new Reply((System.nanoTime() - start) / 1e9, response.statusCode(), response.uri().getPort()));
         return user.accept(response);
       }
     };
@@ -56,6 +56,21 @@ final class StatusCounts implements Workload {
       }
     }
     return c;
+  }
+
+  /**
+   * The statuses other than 200 and 503 in {@code [from, to)} seconds, as {@code status×count},
+   * leaving out replies from {@code port} in {@code [skipFrom, skipTo)} (a node being stopped).
+   */
+  java.util.Map<Integer, Long> others(double from, double to, int port, double skipFrom, double skipTo) {
+    java.util.Map<Integer, Long> m = new java.util.TreeMap<>();
+    for (Reply r : replies) {
+      boolean skipped = r.port() == port && r.at() >= skipFrom && r.at() < skipTo;
+      if (r.at() >= from && r.at() < to && r.status() != 200 && r.status() != 503 && !skipped) {
+        m.merge(r.status(), 1L, Long::sum);
+      }
+    }
+    return m;
   }
 
   /** Every reply counted. */
