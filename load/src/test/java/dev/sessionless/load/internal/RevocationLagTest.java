@@ -64,6 +64,20 @@ class RevocationLagTest {
   }
 
   @Test
+  void underPushNoOtherNodeServesARevokedTokenMoreOftenThanItCouldWithinOnePollInterval() {
+    // The documented bound is the poll interval even when a message is missed; a replay goes out
+    // every FAST at most, so no pair can leak more replays than fit in one interval (a count, not
+    // a clock: a machine that stalls slows the replays as much as the store).
+    long perInterval = options.pollInterval.toNanos() / RevocationLag.FAST.toNanos() + 1;
+    for (RevocationLag.Revoked t : runs.get(RevocationScenario.PUSH).revoked()) {
+      for (int i = 0; i < t.nodes.length; i++) {
+        assertTrue(t.nodes[i].leaked.get() <= perInterval, "user " + t.user + " node " + i + ": "
+            + t.nodes[i].leaked.get() + " replays served, at most " + perInterval + " fit in one poll interval");
+      }
+    }
+  }
+
+  @Test
   void theNodeThatTookTheLogoutNeverServesTheTokenAgainInAnyRun() {
     for (RevocationScenario sc : RevocationScenario.values()) {
       assertTrue(check(sc, "the node that took the logout").holds(), describe(sc));
