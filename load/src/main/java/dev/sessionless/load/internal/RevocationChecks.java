@@ -140,6 +140,13 @@ public final class RevocationChecks {
                 + " the network returned", after[1] == 0 && after[0] > 0));
       }
       case NODE_STARTS_WHILE_DOWN -> {
+        List<RevocationLag.Revoked> lost = revoked.stream().filter(r -> lostWithStoppedNode(sc, r)).toList();
+        LagStats lostStats = LagStats.of(lost, (r, i) -> i != r.logoutNode);
+        checks.add(new Check("a logout the stopped node could not write is lost with it",
+            "a node that stops before its first successful poll loses the revocations Redis did not take",
+            lost.size() + " logouts answered 503 by node " + RevocationScenario.NODE + " just before it stopped; "
+                + lostStats.refused() + " of " + lostStats.pairs() + " other-node pairs refused them",
+            lostStats.refused() == 0));
         checks.add(new Check("a node does not start while Redis cannot be read",
             "build() fails if Redis cannot be read at start: the node serves nothing and stays out of rotation",
             seen.refusedToStart + " start attempts refused, " + seen.startedWhileDown + " started",
@@ -171,10 +178,23 @@ public final class RevocationChecks {
    */
   static Predicate<RevocationLag.Revoked> applied(RevocationScenario sc, RevocationProfile.Settings s,
       Observed seen) {
+    if (sc == RevocationScenario.NODE_STARTS_WHILE_DOWN) {
+      return r -> !lostWithStoppedNode(sc, r);
+    }
     if (sc != RevocationScenario.UNREACHABLE_FAIL_CLOSED) {
       return r -> true;
     }
     return r -> r.logoutStatus == 200 || r.revokedAt < earliestStale(s, seen);
+  }
+
+  /**
+   * Whether the token's logout was answered 503 by the node the run stops, in the moment between
+   * the cut and the stop: applied on that node only and lost with it, as documented ("a node that
+   * stops before that loses it"), so no other node ever refuses it.
+   */
+  static boolean lostWithStoppedNode(RevocationScenario sc, RevocationLag.Revoked r) {
+    return sc == RevocationScenario.NODE_STARTS_WHILE_DOWN && r.logoutStatus == 503
+        && r.logoutNode == RevocationScenario.NODE;
   }
 
   /** The earliest a store of the fail-closed run can be stale: the bound after a read one poll interval before the cut. */

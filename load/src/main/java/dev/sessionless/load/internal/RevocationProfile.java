@@ -189,7 +189,8 @@ public final class RevocationProfile {
             Thread.currentThread().interrupt();
             return;
           }
-          seen.onStartedNode = lag.replayAllOnce(RevocationScenario.NODE);
+          seen.onStartedNode = lag.replayOnce(RevocationScenario.NODE,
+              r -> !RevocationChecks.lostWithStoppedNode(RevocationScenario.NODE_STARTS_WHILE_DOWN, r));
         });
       }
       default -> throw new IllegalStateException("unknown scenario " + sc);
