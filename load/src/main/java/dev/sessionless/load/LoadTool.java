@@ -97,6 +97,9 @@ public final class LoadTool {
       return 2;
     }
     try {
+      if (options.profiles.contains(Options.REVOCATION_LAG)) {
+        return dev.sessionless.load.internal.RevocationRun.run(options, commit(), out, progress);
+      }
       if (options.forks > 1) {
         return Forks.run(args, options.forks, options.out, out, progress);
       }
