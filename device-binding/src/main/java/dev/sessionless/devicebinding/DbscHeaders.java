@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The DBSC header values, written and read in the draft's structured-field syntax (RFC 9651):
@@ -36,22 +37,25 @@ public final class DbscHeaders {
   public static final int MAX_HEADER_LENGTH = 65536 + 2;
 
   /**
-   * The proof in a {@code Secure-Session-Response} header value (an sf-string; parameters
-   * ignored, as the draft says). {@link DeviceProof} then applies its own, smaller limit.
+   * The proof in a {@code Secure-Session-Response} header value: an sf-string (parameters
+   * ignored, as the draft says), or the bare compact JWS that Chromium sends. {@link DeviceProof}
+   * then applies its own, smaller limit.
    *
    * @throws DeviceBindingException {@code TOO_LARGE} over {@link #MAX_HEADER_LENGTH} characters
-   *     (before reading any); {@code MALFORMED} if the value is not an sf-string
+   *     (before reading any); {@code MALFORMED} if the value is neither an sf-string nor bare
+   *     base64url, dots and sf-token characters
    */
   public static String readProof(String headerValue) {
     return read(headerValue, DbscNames.RESPONSE_HEADER);
   }
 
   /**
-   * The session identifier in a {@code Sec-Secure-Session-Id} header value (an sf-string;
-   * parameters ignored).
+   * The session identifier in a {@code Sec-Secure-Session-Id} header value: an sf-string
+   * (parameters ignored), or bare as Chromium sends it.
    *
    * @throws DeviceBindingException {@code TOO_LARGE} over {@link #MAX_HEADER_LENGTH} characters;
-   *     {@code MALFORMED} if the value is not an sf-string
+   *     {@code MALFORMED} if the value is neither an sf-string nor bare base64url and sf-token
+   *     characters
    */
   public static String readSessionId(String headerValue) {
     return read(headerValue, DbscNames.SESSION_ID_HEADER);
@@ -63,8 +67,17 @@ public final class DbscHeaders {
       throw new DeviceBindingException(DeviceBindingException.Reason.TOO_LARGE, name + " is longer than "
           + MAX_HEADER_LENGTH + " characters");
     }
+    // Chromium (156) sends both request values bare, not as the draft's sf-string: a bare value
+    // made only of the characters of a JWS or of a session id is taken as it is.
+    String bare = headerValue.strip();
+    if (BARE.matcher(bare).matches()) {
+      return bare;
+    }
     return StructuredFields.parseString(headerValue, name);
   }
+
+  /** A bare request header value: base64url, JWS dots, and the other sf-token characters a session id may use. */
+  private static final Pattern BARE = Pattern.compile("[A-Za-z0-9._~+/=-]+");
 
   /**
    * One member of a {@code Secure-Session-Registration} list: the inner list of accepted

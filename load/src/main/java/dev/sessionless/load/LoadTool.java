@@ -1,10 +1,10 @@
 package dev.sessionless.load;
 
-import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationFeature;
 import dev.sessionless.load.internal.Balancer;
 import dev.sessionless.load.internal.Charts;
 import dev.sessionless.load.internal.Cluster;
+import dev.sessionless.load.internal.Host;
 import dev.sessionless.load.internal.Faults;
 import dev.sessionless.load.internal.FaultsReport;
 import dev.sessionless.load.internal.Forks;
@@ -97,6 +97,9 @@ public final class LoadTool {
       return 2;
     }
     try {
+      if (options.profiles.contains(Options.REVOCATION_LAG)) {
+        return dev.sessionless.load.internal.RevocationRun.run(options, Host.commit(), out, progress);
+      }
       if (options.forks > 1) {
         return Forks.run(args, options.forks, options.out, out, progress);
       }
@@ -112,7 +115,7 @@ public final class LoadTool {
   private void runAll() throws IOException {
     String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm"));
     String jdk = "jdk" + Runtime.version().feature();
-    String commit = commit();
+    String commit = Host.commit();
     String base = stamp + "-" + jdk + "-" + commit + "-" + String.join("+", options.profiles)
         + (options.fork.isEmpty() ? "" : "-fork" + options.fork.replace("/", "of"));
     json.put("date", stamp);
@@ -145,8 +148,8 @@ public final class LoadTool {
     json.put("systems", results);
     Balancer.requireHaproxy(options);
     systems.addAll(Balancer.runs(options.systems, options.balancer));
-    if (options.systems.contains("spring-session-redis") && Cluster.redisExecutable(options.redisServer).isEmpty()) {
-      String why = "spring-session-redis skipped: " + Cluster.redisMissing(options.redisServer);
+    if (options.systems.contains("spring-session-redis") && Host.redisExecutable(options.redisServer).isEmpty()) {
+      String why = "spring-session-redis skipped: " + Host.redisMissing(options.redisServer);
       progress.println(why);
       md.append(why).append(".\n\n");
       json.put("skipped", Map.of("spring-session-redis", why));
@@ -360,13 +363,13 @@ public final class LoadTool {
     int n = 6;
     Duration slice = options.soakDuration.dividedBy(n).plus(options.warmup);
     for (Map.Entry<String, ShopWorkload> e : shops.entrySet()) {
-      long heapBefore = heapAfterGc();
+      long heapBefore = Host.heapAfterGc();
       List<PhaseResult> slices = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         slices.add(injector.runOpen(String.format(Locale.ROOT, "%s soak %d/%d", e.getKey(), i + 1, n), e.getValue(),
             new OpenPhase(options.soakRate, slice)));
       }
-      long heapAfter = heapAfterGc();
+      long heapAfter = Host.heapAfterGc();
       @SuppressWarnings("unchecked")
       Map<String, Object> result = (Map<String, Object>) results.get(e.getKey());
       result.put("soakHeapAfterGcBytes", List.of(heapBefore, heapAfter));
@@ -383,23 +386,5 @@ public final class LoadTool {
     shops.forEach((system, shop) -> steps.put(system, List.of(injector.runClosed(system + " flood " + options.maxUsers,
         shop, new ClosedPhase(options.maxUsers, options.think, options.step, options.thinkDistribution)))));
     return steps;
-  }
-
-  private static long heapAfterGc() {
-    System.gc();
-    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-  }
-
-  private static String commit() {
-    try {
-      Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-      String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      return p.waitFor() == 0 && s.matches("[0-9a-f]{4,40}") ? s : "unknown";
-    } catch (IOException e) {
-      return "unknown";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "unknown";
-    }
   }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,8 +19,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * The load tool's {@code --balancer}: the whole command through a real HAProxy (installed as the
- * tool's message says; without it these fail with that message), and both routings in one report.
+ * The load tool's {@code --balancer}: the whole command through a real HAProxy, and both routings
+ * in one report. The tests tagged {@code haproxy} need HAProxy: they run when {@code
+ * /usr/sbin/haproxy} exists or with {@code -Pbalancer} (and then fail without it, with the
+ * tool's install message); the missing-HAProxy message is checked everywhere.
  */
 class BalancerModeTest {
   @TempDir Path dir;
@@ -53,6 +56,7 @@ class BalancerModeTest {
    * sessions lose the killed node's users, which shows the kill did reach them through the proxy.
    */
   @Test
+  @Tag("haproxy")
   @Timeout(120)
   void theFaultsProfileThroughTheProxyLosesNothingForSessionless() throws IOException {
     Run r = run("faults", "--balancer=haproxy", "--systems=sessionless,session-sticky", "--users=6", "--step=3s",
@@ -74,6 +78,7 @@ class BalancerModeTest {
 
   /** {@code both}: every system client-routed and proxied, the rows and the ratio tables side by side. */
   @Test
+  @Tag("haproxy")
   @Timeout(120)
   void bothRunsEachSystemClientRoutedAndThroughTheProxyWithTheRatiosSideBySide() throws IOException {
     Run r = run("peak", "--balancer=both", "--systems=sessionless,session-sticky", "--max-users=4", "--step=600ms",

@@ -17,7 +17,7 @@ import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** PNG charts drawn with XChart: throughput vs concurrency with USL curves, p99 vs rate. */
+/** PNG charts drawn with XChart: throughput vs concurrency with USL curves, p99 vs rate, a lag CDF. */
 public final class Charts {
   private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd)};
 
@@ -84,6 +84,43 @@ public final class Charts {
       s.setMarker(SeriesMarkers.CIRCLE);
       s.setLineColor(COLORS[c % COLORS.length]);
       s.setMarkerColor(COLORS[c++ % COLORS.length]);
+    }
+    save(chart, file);
+  }
+
+  /**
+   * Cumulative distributions, one line per series: the share of values at or below each value,
+   * on a logarithmic x axis (values below 0.1 are drawn at 0.1).
+   *
+   * @param title the chart title
+   * @param xTitle the x axis's title
+   * @param series per name, its values in ascending order
+   * @param file where to write the PNG
+   */
+  public static void cdf(String title, String xTitle, Map<String, List<Double>> series, Path file) {
+    XYChart chart = new XYChartBuilder().width(900).height(640).title(title)
+        .xAxisTitle(xTitle).yAxisTitle("share of (token, node) pairs refused").build();
+    style(chart);
+    chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setYAxisDecimalPattern("0.00");
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(1.0);
+    int c = 0;
+    for (Map.Entry<String, List<Double>> e : series.entrySet()) {
+      List<Double> values = e.getValue();
+      if (values.isEmpty()) {
+        continue;
+      }
+      List<Double> xs = new ArrayList<>();
+      List<Double> ys = new ArrayList<>();
+      for (int i = 0; i < values.size(); i++) {
+        xs.add(Math.max(0.1, values.get(i)));
+        ys.add((i + 1) / (double) values.size());
+      }
+      XYSeries s = chart.addSeries(e.getKey() + " (" + values.size() + ")", xs, ys);
+      s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
+      s.setMarker(SeriesMarkers.NONE);
+      s.setLineColor(COLORS[c++ % COLORS.length]);
     }
     save(chart, file);
   }

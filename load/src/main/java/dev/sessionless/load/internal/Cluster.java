@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -147,7 +146,7 @@ public final class Cluster implements AutoCloseable {
 
   /**
    * Starts {@code count} nodes; {@code redisServer} is the {@code redis-server} executable for
-   * {@link Kind#SPRING_SESSION_REDIS} ({@code null}: see {@link #redisExecutable}). {@code headerCache}
+   * {@link Kind#SPRING_SESSION_REDIS} ({@code null}: see {@link Host#redisExecutable}). {@code headerCache}
    * is each node's Jetty header cache ({@code HttpConfiguration.setHeaderCacheSize}; 0 turns it
    * off). Jetty keeps, per connection, the values of headers such as {@code Cookie} that it
    * expects to repeat, up to that many characters in all; a session cookie that changes on every
@@ -170,8 +169,8 @@ public final class Cluster implements AutoCloseable {
       dev.sessionless.core.Compression compression) {
     RedisServer redis = null;
     if (kind == Kind.SPRING_SESSION_REDIS) {
-      Path exe = redisExecutable(redisServer)
-          .orElseThrow(() -> new LoadException(LoadException.Reason.SYSTEM_FAILED, redisMissing(redisServer)));
+      Path exe = Host.redisExecutable(redisServer)
+          .orElseThrow(() -> new LoadException(LoadException.Reason.SYSTEM_FAILED, Host.redisMissing(redisServer)));
       try {
         redis = RedisServer.start(exe);
       } catch (IllegalStateException e) {
@@ -182,29 +181,6 @@ public final class Cluster implements AutoCloseable {
       return startPadded(count, headerCache, DEFAULT_PADDING);
     }
     return new Cluster(kind, count, redis, headerCache, algorithm, compression, 0).startNodes(count);
-  }
-
-  /**
-   * The {@code redis-server} for {@link Kind#SPRING_SESSION_REDIS}: {@code explicit} when given
-   * (empty if it is not an executable file), otherwise the test-support launcher's choice ({@code
-   * redis-server} on the {@code PATH}, else the binary this tool's jar carries; see {@link
-   * RedisServer}).
-   */
-  public static Optional<Path> redisExecutable(Path explicit) {
-    if (explicit != null) {
-      return RedisServer.isExecutableFile(explicit) ? Optional.of(explicit) : Optional.empty();
-    }
-    try {
-      return Optional.of(RedisServer.chosenExecutable());
-    } catch (IllegalStateException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** Why {@link #redisExecutable} found nothing, and what to do. */
-  public static String redisMissing(Path explicit) {
-    return "redis-server not found" + (explicit == null ? " on the PATH nor in this tool's jar" : " at " + explicit)
-        + "; " + RedisServer.INSTALL_HINT + ", or pass --redis-server=/path/to/redis-server";
   }
 
   /** Starts {@code count} nodes; on a failure stops what started (and Redis) and rethrows. */

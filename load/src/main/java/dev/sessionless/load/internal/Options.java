@@ -12,7 +12,9 @@ import java.util.Map;
 /** The load tool's command line: {@code PROFILE[,PROFILE…] [--name=value …]}. */
 public final class Options {
   /** The profiles the tool knows. */
-  public static final List<String> PROFILES = List.of("peak", "stress", "soak", "flood", "faults");
+  public static final List<String> PROFILES = List.of("peak", "stress", "soak", "flood", "faults", Options.REVOCATION_LAG);
+  /** The profile that measures the Redis revocation store's lag and faults under load; runs alone. */
+  public static final String REVOCATION_LAG = "revocation-lag";
   /** The systems the tool knows. */
   public static final List<String> SYSTEMS = List.of("sessionless", "session-sticky", "session-nonsticky",
       "spring-session-redis");
@@ -82,6 +84,12 @@ public final class Options {
   public final Balancer.Mode balancer;
   /** The {@code haproxy} to run ({@code --haproxy}), or {@code null} for {@code Haproxy.executable}'s choice. */
   public final Path haproxy;
+  /** {@code revocation-lag}: logouts per second ({@code --logout-rate}). */
+  public final double logoutRate;
+  /** {@code revocation-lag}: every node store's poll interval ({@code --poll-interval}). */
+  public final Duration pollInterval;
+  /** {@code revocation-lag}: how long a revoked token is replayed on a node at most ({@code --replay-cap}). */
+  public final Duration replayCap;
 
   private Options(Map<String, String> o, List<String> profiles, boolean demo) {
     this.profiles = profiles;
@@ -156,6 +164,17 @@ public final class Options {
     this.balancer = Balancer.Mode.parse(balancerName)
         .orElseThrow(() -> bad("--balancer must be client, haproxy or both, got '" + balancerName + "'"));
     this.haproxy = o.containsKey("haproxy") ? Path.of(o.get("haproxy")) : null;
+    this.logoutRate = number(o, "logout-rate", 5);
+    this.pollInterval = duration(o, "poll-interval", "1s");
+    this.replayCap = duration(o, "replay-cap", "15s");
+    if (logoutRate <= 0 || logoutRate > 200 || pollInterval.toMillis() < 100 || pollInterval.toMinutes() > 1
+        || replayCap.compareTo(pollInterval.multipliedBy(4)) < 0) {
+      throw bad("--logout-rate must be above 0 and at most 200/s, --poll-interval 100ms to 1m, --replay-cap at least"
+          + " four poll intervals");
+    }
+    if (profiles.contains(REVOCATION_LAG) && profiles.size() > 1) {
+      throw bad(REVOCATION_LAG + " runs alone: it starts its own nodes and Redis");
+    }
     if (forks < 1 || users < 1 || maxUsers < 1 || maxSteps < 1 || startRate <= 0 || rateFactor <= 1 || soakRate <= 0
         || p99LimitMillis <= 0 || targetRate <= 0 || step.compareTo(warmup) <= 0 || systemWarmup.isZero()) {
       throw bad("out of range: forks, users, max-users, max-steps >= 1; rates, p99-limit > 0; rate-factor > 1; step longer than warmup");
@@ -197,7 +216,7 @@ public final class Options {
           "start-rate", "rate-factor",
           "max-steps", "rate", "duration", "p99-limit", "target-rate", "out", "system-warmup", "users", "forks", "fork", "redis-server",
           "rotation", "jetty-header-cache", "padding", "sessionless-compression", "sessionless-algorithm", "app-cpu",
-          "balancer", "haproxy").contains(k)) {
+          "balancer", "haproxy", "logout-rate", "poll-interval", "replay-cap").contains(k)) {
         throw bad("unknown option --" + k);
       }
     }
@@ -251,6 +270,12 @@ public final class Options {
         "  --rate=300 --duration=60s                               soak",
         "  --users=12 --rotation=keep-old                          faults (drop-old: a broken rotation that drops",
         "                                                          the old key at once, to see the check fail)",
+        "  revocation-lag: Sessionless on three nodes with RedisRevocations stores on one redis-server, --users users",
+        "            shopping while users log out at --logout-rate and each revoked cookie is replayed on every node:",
+        "            the lag to the first refusal, with publish/subscribe and polling alone, then Redis restarted, cut",
+        "            off past the stale bound (fail-open, fail-closed) and a node starting while it is cut off;",
+        "            exit status 4 if a count contradicts the documented behaviour; runs alone",
+        "  --logout-rate=5 --poll-interval=1s --replay-cap=15s     revocation-lag (--step: each lag run's length)",
         "  --p99-limit=200 --target-rate=1500                      capacity plan (peak and stress together)",
         "  --out=benchmarks/results                                where JSON, Markdown and PNG go",
         "  --forks=1                                               run it all in N fresh JVMs, one after the other,",
