@@ -1,4 +1,5 @@
 package dev.sessionless.devicebinding;
+// Over 400 lines on purpose: the one engine both adapters share (the class comment says why).
 
 import dev.sessionless.core.SessionToken;
 import dev.sessionless.core.TokenException;
