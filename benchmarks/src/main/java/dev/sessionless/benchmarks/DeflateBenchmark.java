@@ -70,9 +70,6 @@ public class DeflateBenchmark {
     int fixed = Deflate.deflate(payload, payload.length, false, scratch); // into the scratch's buffer
     fixedBlock = java.util.Arrays.copyOf(scratch.inflated(), fixed);
     dynamicBlock = java.util.Arrays.copyOf(out, zlibDeflate());
-    if (((fixedBlock[0] >> 1) & 3) != 1 || ((dynamicBlock[0] >> 1) & 3) != 2) {
-      throw new IllegalStateException("expected a fixed-code block from core and a dynamic one from zlib");
-    }
     if (inflate(fixedBlock) != payload.length || inflate(dynamicBlock) != payload.length) {
       throw new IllegalStateException("a stream did not inflate to the payload");
     }
