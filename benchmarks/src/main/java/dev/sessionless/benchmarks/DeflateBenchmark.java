@@ -52,7 +52,7 @@ public class DeflateBenchmark {
   private Scratch scratch;
   private Deflater deflater;
   private Inflater inflater;
-  private final byte[] out = new byte[4096];
+  private byte[] out;
   private byte[] fixedBlock;
   private byte[] dynamicBlock;
 
@@ -64,6 +64,7 @@ public class DeflateBenchmark {
         .build();
     String jws = signer.encode(Fixtures.claims(Fixtures.stateOfJsonSize(stateBytes)));
     payload = Base64.getUrlDecoder().decode(jws.split("\\.")[1]);
+    out = new byte[2 * payload.length + 64]; // room for either stream, and for the payload inflated
     scratch = Scratch.take();
     deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
     inflater = new Inflater(true);
